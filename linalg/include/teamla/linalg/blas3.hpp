@@ -1,0 +1,43 @@
+// blas3.hpp: the dense routines, in double and float, on matrix views.
+//
+// Semantics follow the reference BLAS/LAPACK, including at the edges: beta == 0 means C is
+// not read (NaN in C does not propagate); alpha == 0 or k == 0 only scales C; an empty
+// dimension is a no-op. Every routine validates all its arguments first and throws
+// InvalidArgument before it writes anything.
+#pragma once
+
+#include "teamla/linalg/errors.hpp"
+#include "teamla/linalg/exec.hpp"
+#include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::linalg {
+
+// gemm(): C = alpha * op(A) * op(B) + beta * C, with op(A) m x k, op(B) k x n, C m x n.
+template <class T>
+void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+          MatrixView<T> c, Exec& exec);
+
+// trsm(): B = alpha * inv(op(A)) * B (Side::left) or alpha * B * inv(op(A)) (Side::right),
+// with A triangular (uplo), unit or non-unit diagonal. B is overwritten with the solution.
+template <class T>
+void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
+          MatrixView<T> b, Exec& exec);
+
+// syrk(): C = alpha * op(A) * op(A)^T + beta * C on the `uplo` triangle of C only (n x n);
+// op(A) is n x k. The other triangle is neither read nor written.
+template <class T>
+void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
+          Exec& exec);
+
+// potrf(): Cholesky factorization of the `uplo` triangle of A (n x n) in place: A = L*L^T
+// (lower) or U^T*U (upper). The other triangle is untouched. Returns LAPACK's info: 0, or the
+// 1-based column of the first non-positive (or NaN) pivot, with A left as LAPACK leaves it.
+template <class T>
+index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec);
+
+// potrs(): solves A*X = B with A's Cholesky factor from potrf (same uplo); B (n x nrhs) is
+// overwritten with X.
+template <class T>
+void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec);
+
+}  // namespace teamla::linalg

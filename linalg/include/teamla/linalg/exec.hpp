@@ -1,0 +1,33 @@
+// exec.hpp: where a kernel runs (a team or inline), its workspace, and what it reports.
+//
+// An Exec is passed to every routine. With team == nullptr the routine runs serially on the
+// calling thread. With a team, each parallel region picks the narrowest width that pays
+// (width.hpp) up to min(team->width(), max_width); width 1 runs inline and never touches the
+// pool. `stats` reports what the last call did, for benches and tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace teamla::team {
+class Team;
+}
+
+namespace teamla::linalg {
+
+class Workspace;
+
+struct ExecStats {
+  std::size_t max_width_used = 0;  // widest section the call ran (1: all inline)
+  std::size_t sections = 0;        // sections of width > 1 the call opened
+  std::size_t inline_regions = 0;  // regions the cost model ran at width 1
+};
+
+struct Exec {
+  team::Team* team = nullptr;         // nullptr: serial
+  Workspace* workspace = nullptr;     // nullptr: a thread-local workspace
+  std::size_t max_width = 0;          // 0: the team's width
+  ExecStats stats;                    // reset and filled by each call
+};
+
+}  // namespace teamla::linalg

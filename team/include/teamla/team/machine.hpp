@@ -1,0 +1,75 @@
+// machine.hpp: what teamla knows about the CPU it runs on.
+//
+// These are the facts the runtime and the kernels decide with: how many CPUs the process may
+// use (its affinity set, so `taskset -c 0` gives 1), which vector ISAs the CPU *and* the OS
+// support, the cache sizes that size the GEMM blocks, and a cheap clock. All functions are
+// thread-safe. cpu_info() is computed once; affinity_cpu_count() is re-read on every call,
+// because the affinity mask of a process can change while it runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace teamla::team {
+
+// CpuFeatures: vector ISA support. A flag is true only when the CPU reports it and the OS
+// saves the register state it needs (XCR0), so a true flag is safe to execute.
+struct CpuFeatures {
+  bool sse42 = false;
+  bool avx = false;
+  bool avx2 = false;
+  bool fma = false;
+  bool avx512f = false;
+  bool avx512dq = false;
+  bool avx512bw = false;
+  bool avx512vl = false;
+
+  // has_avx2_fma() is the AVX2 kernel's requirement; has_avx512() the AVX-512 kernel's.
+  [[nodiscard]] bool has_avx2_fma() const { return avx2 && fma; }
+  [[nodiscard]] bool has_avx512() const { return avx512f && avx512dq && avx512bw && avx512vl; }
+};
+
+// CacheSizes: data cache sizes in bytes, per core for L1d and L2, per package for L3.
+// A level the CPU does not report is 0.
+struct CacheSizes {
+  std::size_t l1d = 0;
+  std::size_t l2 = 0;
+  std::size_t l3 = 0;
+  std::size_t line = 64;
+};
+
+struct CpuInfo {
+  std::string vendor;  // "AuthenticAMD", "GenuineIntel", ...
+  std::string brand;   // the brand string, trimmed
+  unsigned family = 0;
+  unsigned model = 0;
+  CpuFeatures features;
+  CacheSizes caches;
+};
+
+// cpu_info() returns the CPU's identity, features and caches, detected once by cpuid.
+const CpuInfo& cpu_info();
+
+// affinity_cpu_count() returns the number of CPUs in the calling thread's affinity set (>= 1).
+unsigned affinity_cpu_count();
+
+// online_cpu_count() returns the number of CPUs online in the machine (>= 1).
+unsigned online_cpu_count();
+
+// monotonic_ns() reads CLOCK_MONOTONIC in nanoseconds (~26 ns on the reference machine).
+std::uint64_t monotonic_ns();
+
+// read_tsc() reads the time-stamp counter (~11 ns); 0 where there is none. Ticks, not ns.
+std::uint64_t read_tsc();
+
+// cpu_relax() is one spin-wait hint: PAUSE on x86-64 (~28 ns on Zen), a no-op elsewhere.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+}  // namespace teamla::team

@@ -1,0 +1,87 @@
+// pool.hpp: a pool of worker threads that teams are carved from.
+//
+//   auto pool = teamla::team::Pool::builder().threads(4).build();
+//   teamla::team::Team team = pool->acquire(4);      // the caller leads, 3 members reserved
+//   team.run(4, [&](teamla::team::Section& s) { work(s.rank(), s.width()); });
+//
+// A pool of `threads()` can serve a team of that many participants: the calling thread leads
+// (rank 0) and the pool spawns threads()-1 workers. Destroying the pool joins every worker;
+// every Team acquired from it must be destroyed first. Pool methods are thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "teamla/team/wait_policy.hpp"
+
+namespace teamla::team {
+
+class Pool;
+class Team;
+
+// PoolBuilder: the configuration of a new pool. Plain value; build() may be called repeatedly.
+class PoolBuilder {
+ public:
+  // threads() sets the widest team, counting the leader. Default: affinity_cpu_count().
+  // 0 is an error (std::invalid_argument at build()).
+  PoolBuilder& threads(std::size_t count);
+  // thread_name() names workers "<prefix>-<index>" (truncated to 15 bytes, the kernel's limit).
+  PoolBuilder& thread_name(std::string prefix);
+  // on_start() runs `hook(worker_index)` on each worker before it serves anything.
+  PoolBuilder& on_start(std::function<void(std::size_t)> hook);
+  PoolBuilder& policy(WaitPolicy policy);
+  PoolBuilder& tuning(const WaitTuning& tuning);
+  // apply_env() reads TEAMLA_NUM_THREADS, TEAMLA_WAIT_POLICY, TEAMLA_SPIN_POLLS and
+  // TEAMLA_WARM_UP_MS (the one place they are read). An invalid value throws
+  // std::invalid_argument naming the variable and the value.
+  PoolBuilder& apply_env();
+
+  [[nodiscard]] std::size_t thread_count() const;
+  [[nodiscard]] WaitPolicy wait_policy() const { return policy_; }
+  [[nodiscard]] const WaitTuning& wait_tuning() const { return tuning_; }
+
+  // build() starts the workers. Throws std::invalid_argument for a zero thread count.
+  [[nodiscard]] std::unique_ptr<Pool> build() const;
+
+ private:
+  std::size_t threads_ = 0;  // 0: the affinity set
+  std::string name_ = "teamla";
+  std::function<void(std::size_t)> on_start_;
+  WaitPolicy policy_ = WaitPolicy::staged;
+  WaitTuning tuning_;
+};
+
+class Pool {
+ public:
+  static PoolBuilder builder() { return {}; }
+
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  ~Pool();
+
+  // threads() is the widest team this pool serves (workers + the leader).
+  [[nodiscard]] std::size_t threads() const;
+  [[nodiscard]] WaitPolicy policy() const;
+  [[nodiscard]] const WaitTuning& tuning() const;
+  // counters() snapshots the wait counters (relaxed reads; exact once the pool is quiet).
+  [[nodiscard]] WaitCounters counters() const;
+  // throttled() says whether waits currently use the throttled budget.
+  [[nodiscard]] bool throttled() const;
+
+  // acquire() reserves up to width-1 idle workers for a team led by the calling thread.
+  // It never blocks: if other teams hold workers, the team is narrower (team.width() tells).
+  // width 0 or width > threads() throws std::invalid_argument.
+  [[nodiscard]] Team acquire(std::size_t width);
+
+  struct Impl;
+  [[nodiscard]] Impl& impl() const { return *impl_; }
+
+ private:
+  friend class PoolBuilder;
+  explicit Pool(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace teamla::team

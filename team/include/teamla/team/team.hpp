@@ -1,0 +1,110 @@
+// team.hpp: a team (a leader and reserved members) and the sections it runs.
+//
+// A Team is acquired from a Pool by the thread that will lead it, and is held across calls:
+// its members stay reserved, waiting for the next section under the pool's wait policy. A
+// Team is move-only and used by its leader thread only; destroying it releases its members.
+//
+//   team.run(w, body)  runs body(Section&) on w participants (w <= width()): the leader as
+//                      rank 0 on the calling thread, members as ranks 1..w-1. It returns once
+//                      every participant has returned (join is the only barrier at the end).
+//                      Width 1 runs inline and never touches the pool. A narrow section wakes
+//                      only the members it uses, the most recently active first.
+//   section.barrier()  an in-section barrier of the section's participants.
+//   team.fork(ws, f)   splits the team into child teams of widths ws (sum <= width()) that
+//                      run concurrently: f(child_index, child_team) runs on each child's
+//                      leader, which can run sections of its own on child_team.
+//
+// Exceptions: an exception thrown by any participant is captured, the section is cancelled
+// (a barrier then throws SectionCancelled in the other participants, waking any sleeper), and
+// the leader rethrows the first exception after the join. The team stays usable.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+namespace teamla::team {
+
+class Pool;
+
+// SectionCancelled is thrown by Section::barrier() once another participant has thrown.
+class SectionCancelled : public std::runtime_error {
+ public:
+  SectionCancelled() : std::runtime_error("teamla: section cancelled by another participant") {}
+};
+
+class Section {
+ public:
+  [[nodiscard]] std::size_t rank() const { return rank_; }
+  [[nodiscard]] std::size_t width() const { return width_; }
+  // barrier() returns once all width() participants have called it (staged wait).
+  void barrier();
+
+  struct Shared;  // the section's shared state (runtime-private)
+  Section(Shared* shared, std::size_t rank, std::size_t width)
+      : shared_(shared), rank_(rank), width_(width) {}
+
+ private:
+  Shared* shared_;
+  std::size_t rank_;
+  std::size_t width_;
+};
+
+class Team {
+ public:
+  Team(Team&& other) noexcept;
+  Team& operator=(Team&& other) noexcept;
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+  ~Team();
+
+  // width() is the widest section this team can run (its leader plus reserved members).
+  [[nodiscard]] std::size_t width() const { return width_; }
+  [[nodiscard]] Pool& pool() const { return *pool_; }
+
+  template <class Body>
+  void run(std::size_t width, Body&& body) {
+    if (width == 1) {  // inline: no pool, no atomics
+      Section solo(nullptr, 0, 1);
+      body(solo);
+      return;
+    }
+    using B = std::remove_reference_t<Body>;
+    run_erased(width, [](void* ctx, Section& s) { (*static_cast<B*>(ctx))(s); },
+               const_cast<void*>(static_cast<const void*>(&body)));
+  }
+  template <class Body>
+  void run(Body&& body) {
+    run(width_, std::forward<Body>(body));
+  }
+
+  template <class Body>
+  void fork(std::span<const std::size_t> widths, Body&& body) {
+    using B = std::remove_reference_t<Body>;
+    fork_erased(widths,
+                [](void* ctx, std::size_t child, Team& team) { (*static_cast<B*>(ctx))(child, team); },
+                const_cast<void*>(static_cast<const void*>(&body)));
+  }
+  template <class Body>
+  void fork(std::initializer_list<std::size_t> widths, Body&& body) {
+    fork(std::span<const std::size_t>(widths.begin(), widths.size()), std::forward<Body>(body));
+  }
+
+  struct Members;  // runtime-private reservation
+  Team(Pool* pool, Members* members, std::size_t width) : pool_(pool), members_(members), width_(width) {}
+
+ private:
+  using SectionFn = void (*)(void*, Section&);
+  using ForkFn = void (*)(void*, std::size_t, Team&);
+  void run_erased(std::size_t width, SectionFn fn, void* ctx);
+  void fork_erased(std::span<const std::size_t> widths, ForkFn fn, void* ctx);
+
+  Pool* pool_ = nullptr;
+  Members* members_ = nullptr;
+  std::size_t width_ = 0;
+};
+
+}  // namespace teamla::team

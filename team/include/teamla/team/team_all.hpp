@@ -1,0 +1,7 @@
+// team_all.hpp: the whole public team/ API.
+#pragma once
+
+#include "teamla/team/machine.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
+#include "teamla/team/wait_policy.hpp"

@@ -1,0 +1,63 @@
+// wait_policy.hpp: how the threads of a pool wait, and the counters that show it.
+//
+// Every wait of the staged policy is an episode of three phases: spin at most `spin_polls`
+// polls (one PAUSE each; a count, not a time, so a waiter that sits in a run queue does not
+// spend it), then yield up to `yield_polls` times, then sleep on a futex. See docs/waits.md for
+// the measurements behind every default here.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+
+namespace teamla::team {
+
+enum class WaitPolicy : unsigned char {
+  // staged: spin a count of polls, yield, then sleep (the default; OpenMP-like).
+  staged,
+  // legacy: threadteam 0.1.3 exactly: members spin 200 ms of wall time then park; join and
+  // barrier never sleep. Kept to reproduce the faer#107 slow mode in the same binary.
+  legacy,
+  // passive: no spin and no yield; every wait sleeps at once (OMP_WAIT_POLICY=passive).
+  passive,
+};
+
+// WaitTuning: the knobs of the waits. The defaults are the documented ones; benches vary them.
+struct WaitTuning {
+  // Polls of the spin phase: libgomp's GOMP_SPINCOUNT (~3-8 ms of PAUSEs at 10-28 ns each).
+  std::uint32_t spin_polls = 300000;
+  // Polls while throttled (statically oversubscribed, or a new pool under pressure): libgomp's.
+  std::uint32_t throttled_polls = 100;
+  // Yields between the spin and the sleep.
+  std::uint32_t yield_polls = 16;
+  // During the warm-up, a gap longer than this between two clock reads of a spinning waiter
+  // (one read every 64 polls) means it was preempted.
+  std::chrono::microseconds preempt_gap{200};
+  // How long a new pool watches for preemption. 0 turns detection off.
+  std::chrono::milliseconds warm_up{200};
+  // This many preemptions within `pressure_window` throttle the whole pool ...
+  std::uint32_t pressure_events = 4;
+  std::chrono::milliseconds pressure_window{100};
+  // ... for this long.
+  std::chrono::milliseconds throttle_hold{100};
+};
+
+// WaitCounters: a snapshot of a pool's wait counters. Cheap enough to stay on in release.
+struct WaitCounters {
+  std::uint64_t join_sleeps = 0;           // leader slept in join
+  std::uint64_t barrier_sleeps = 0;        // a participant slept in a barrier
+  std::uint64_t member_parks = 0;          // a member slept between sections
+  std::uint64_t preemptions = 0;           // warm-up detections of a preempted spinner
+  std::uint64_t throttle_activations = 0;  // times the pool switched to the throttled budget
+  std::uint64_t sections = 0;              // sections dispatched to members (width > 1)
+
+  WaitCounters& operator-=(const WaitCounters& o);
+  friend WaitCounters operator-(WaitCounters a, const WaitCounters& b) { return a -= b; }
+};
+
+// to_string()/parse_wait_policy(): "staged", "legacy", "passive". parse throws
+// std::invalid_argument naming the value and the accepted ones.
+std::string_view to_string(WaitPolicy policy);
+WaitPolicy parse_wait_policy(std::string_view text);
+
+}  // namespace teamla::team
