@@ -47,6 +47,7 @@ class PoolBuilder {
 
  private:
   std::size_t threads_ = 0;  // 0: the affinity set
+  bool threads_set_ = false;  // threads() was called (so 0 is an error, not the default)
   std::string name_ = "teamla";
   std::function<void(std::size_t)> on_start_;
   WaitPolicy policy_ = WaitPolicy::staged;

@@ -40,6 +40,9 @@ struct WaitTuning {
   std::chrono::milliseconds pressure_window{100};
   // ... for this long.
   std::chrono::milliseconds throttle_hold{100};
+  // A yield that takes longer than this ends the yield phase: the waiter sleeps at once instead
+  // of yielding again. 0 yields all `yield_polls` times. See docs/team.md for the measurement.
+  std::chrono::microseconds slow_yield{200};
 };
 
 // WaitCounters: a snapshot of a pool's wait counters. Cheap enough to stay on in release.

@@ -1,0 +1,145 @@
+// The showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky, the engine
+// comparison, and the measurement loop they share.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "showcase.hpp"
+#include "teamla/engine/cpu_engine.hpp"
+#include "teamla/team/machine.hpp"
+
+extern "C" char* openblas_get_corename();
+extern "C" void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+
+namespace teamla::showcase {
+namespace {
+
+using linalg::col_major;
+
+class TeamlaArm final : public DenseArm {
+ public:
+  void gemm(long n, const double* a, const double* b, double* c) override {
+    engine_.gemm(linalg::Op::none, linalg::Op::none, 1.0, col_major(a, n, n), col_major(b, n, n),
+                 0.0, col_major(c, n, n));
+  }
+  long potrf(long n, double* a) override {
+    return engine_.potrf(linalg::Uplo::lower, col_major(a, n, n));
+  }
+
+ private:
+  engine::CpuEngine engine_{engine::EngineConfig{}};  // held, all CPUs, default waits
+};
+
+class OpenblasArm final : public DenseArm {
+ public:
+  void gemm(long n, const double* a, const double* b, double* c) override {
+    const auto ni = static_cast<int>(n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0, a, ni, b, ni, 0.0, c,
+                ni);
+  }
+  long potrf(long n, double* a) override {
+    const int ni = static_cast<int>(n);
+    int info = 0;
+    dpotrf_("L", &ni, a, &ni, &info);
+    return info;
+  }
+};
+
+double seconds_since(std::uint64_t start) { return double(team::monotonic_ns() - start) * 1e-9; }
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// kMinCalls/kMinSeconds: each size is timed for at least this many calls and this long,
+// after one untimed warm-up call; the median per-call time is reported.
+constexpr int kMinCalls = 5;
+constexpr double kMinSeconds = 0.04;
+
+std::vector<double> random_matrix(long n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> m(static_cast<std::size_t>(n * n));
+  for (double& x : m) x = dist(gen);
+  return m;
+}
+
+// A symmetric, strictly diagonally dominant (so SPD) matrix, in O(n^2).
+std::vector<double> spd_matrix(long n) {
+  std::vector<double> m = random_matrix(n, 7);
+  for (long j = 0; j < n; ++j)
+    for (long i = 0; i < j; ++i) m[std::size_t(i + j * n)] = m[std::size_t(j + i * n)];
+  for (long i = 0; i < n; ++i) m[std::size_t(i + i * n)] = double(n);
+  return m;
+}
+
+}  // namespace
+
+std::unique_ptr<DenseArm> make_teamla_arm() { return std::make_unique<TeamlaArm>(); }
+std::unique_ptr<DenseArm> make_openblas_arm() { return std::make_unique<OpenblasArm>(); }
+std::string openblas_core() { return openblas_get_corename(); }
+
+int run_dense_arm(DenseArm& arm) {
+  for (long n : kGemmSizes) {
+    const std::vector<double> a = random_matrix(n, 1), b = random_matrix(n, 2);
+    std::vector<double> c(a.size());
+    arm.gemm(n, a.data(), b.data(), c.data());
+    std::vector<double> times;
+    const std::uint64_t begin = team::monotonic_ns();
+    while (int(times.size()) < kMinCalls || seconds_since(begin) < kMinSeconds) {
+      const std::uint64_t start = team::monotonic_ns();
+      arm.gemm(n, a.data(), b.data(), c.data());
+      times.push_back(seconds_since(start));
+    }
+    std::printf("gemm %ld %.9g\n", n, median(times));
+  }
+  for (long n : kCholSizes) {
+    const std::vector<double> spd = spd_matrix(n);
+    std::vector<double> work = spd;
+    if (arm.potrf(n, work.data()) != 0) {
+      std::fprintf(stderr, "showcase: potrf %ld failed\n", n);
+      return 1;
+    }
+    std::vector<double> times;
+    const std::uint64_t begin = team::monotonic_ns();
+    while (int(times.size()) < kMinCalls || seconds_since(begin) < kMinSeconds) {
+      std::memcpy(work.data(), spd.data(), spd.size() * sizeof(double));
+      const std::uint64_t start = team::monotonic_ns();
+      arm.potrf(n, work.data());
+      times.push_back(seconds_since(start));
+    }
+    std::printf("potrf %ld %.9g\n", n, median(times));
+  }
+  return 0;
+}
+
+int run_engine_arm(const std::string& mode) {
+  engine::EngineConfig config;
+  config.mode = mode == "held" ? engine::Mode::held : engine::Mode::per_call;
+  if (mode == "per_call_legacy") config.wait_policy = team::WaitPolicy::legacy;
+  engine::CpuEngine cpu(config);
+  const long n = kEngineGemmSize;
+  const std::vector<double> a = random_matrix(n, 1), b = random_matrix(n, 2);
+  std::vector<double> c(a.size());
+  auto gemm = [&] {
+    cpu.gemm(linalg::Op::none, linalg::Op::none, 1.0, col_major(a.data(), n, n),
+             col_major(b.data(), n, n), 0.0, col_major(c.data(), n, n));
+  };
+  gemm();
+  // kArmSeconds bounds an arm's run: the slow mode can make one call take 100s of ms.
+  constexpr double kArmSeconds = 1.5;
+  const std::uint64_t begin = team::monotonic_ns();
+  for (int call = 0; call < kEngineCalls && seconds_since(begin) < kArmSeconds; ++call) {
+    const std::uint64_t start = team::monotonic_ns();
+    gemm();
+    std::printf("call %.3f\n", seconds_since(start) * 1e6);
+  }
+  return 0;
+}
+
+}  // namespace teamla::showcase

@@ -1,0 +1,61 @@
+#include "call_log.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "process_engine.hpp"
+
+namespace teamla::blas {
+namespace {
+
+constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames = {
+    "dgemm_",      "sgemm_",      "dtrsm_",      "strsm_",     "dsyrk_",      "ssyrk_",
+    "dpotrf_",     "spotrf_",     "dpotrs_",     "spotrs_",    "cblas_dgemm", "cblas_sgemm",
+    "cblas_dtrsm", "cblas_strsm", "cblas_dsyrk", "cblas_ssyrk"};
+
+// Trivially destructible, so counting stays valid during exit.
+constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};
+
+void print_summary() {
+  std::fprintf(stderr, "teamla_blas: calls served:");
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    const std::uint64_t calls = g_served[i].load(std::memory_order_relaxed);
+    if (calls != 0) {
+      std::fprintf(stderr, " %s %llu", kNames[i], static_cast<unsigned long long>(calls));
+    }
+  }
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+int verbosity() {
+  static const int level = [] {
+    const char* text = std::getenv("TEAMLA_BLAS_VERBOSE");
+    return text == nullptr ? 0 : std::atoi(text);
+  }();
+  return level;
+}
+
+void note_served(Entry entry, int m, int n, int k) {
+  const auto index = static_cast<std::size_t>(entry);
+  const std::uint64_t before = g_served[index].fetch_add(1, std::memory_order_relaxed);
+  const int level = verbosity();
+  if (level <= 0 || (level == 1 && before != 0)) return;
+  static std::once_flag summary;
+  std::call_once(summary, [] { std::atexit(print_summary); });
+  char engine_text[96];
+  describe_engine(engine_text, sizeof engine_text);
+  if (level == 1) {
+    std::fprintf(stderr, "teamla_blas: %s served by teamla (%s)\n", kNames[index], engine_text);
+  } else {
+    std::fprintf(stderr, "teamla_blas: %s m=%d n=%d k=%d (%s)\n", kNames[index], m, n, k,
+                 engine_text);
+  }
+}
+
+}  // namespace teamla::blas

@@ -1,0 +1,39 @@
+// call_log.hpp: which exported routines served calls, for TEAMLA_BLAS_VERBOSE.
+//
+// TEAMLA_BLAS_VERBOSE=1 prints one line to stderr at the first call of each exported routine
+// ("teamla_blas: dgemm_ served by teamla (engine held, width 2, isa avx512)") and, at exit,
+// the number of calls each routine served and the engine's counters (calls on the team,
+// contended calls, sleeps, preemptions). TEAMLA_BLAS_VERBOSE=2 prints a line per call.
+// Unset or 0: nothing is printed and a call costs one relaxed atomic increment. Thread-safe.
+#pragma once
+
+namespace teamla::blas {
+
+enum class Entry : unsigned char {
+  dgemm_,
+  sgemm_,
+  dtrsm_,
+  strsm_,
+  dsyrk_,
+  ssyrk_,
+  dpotrf_,
+  spotrf_,
+  dpotrs_,
+  spotrs_,
+  cblas_dgemm,
+  cblas_sgemm,
+  cblas_dtrsm,
+  cblas_strsm,
+  cblas_dsyrk,
+  cblas_ssyrk,
+  count
+};
+
+// note_served(): `entry` computed a result (its arguments were legal); its dimensions are
+// printed at verbosity 2 only (for potrf/potrs: n, nrhs; unused ones are 0).
+void note_served(Entry entry, int m, int n, int k);
+
+// verbosity() is TEAMLA_BLAS_VERBOSE's value (0 when unset), read once.
+[[nodiscard]] int verbosity();
+
+}  // namespace teamla::blas

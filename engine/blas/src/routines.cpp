@@ -1,0 +1,182 @@
+#include "routines.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "process_engine.hpp"
+#include "teamla/engine/cpu_engine.hpp"
+#include "teamla/linalg/blas3.hpp"
+
+namespace teamla::blas {
+namespace {
+
+using linalg::col_major;
+using linalg::Diag;
+using linalg::index_t;
+using linalg::MatrixView;
+using linalg::Op;
+using linalg::Side;
+using linalg::Uplo;
+
+// SerialRunner has CpuEngine's routine signatures and runs them on the caller, for calls
+// made once the process engine is closed (at exit) or could not be built.
+struct SerialRunner {
+  linalg::Exec exec;
+  template <class T>
+  void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+            MatrixView<T> c) {
+    linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec);
+  }
+  template <class T>
+  void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
+            MatrixView<T> b) {
+    linalg::trsm(side, uplo, op_a, diag, alpha, a, b, exec);
+  }
+  template <class T>
+  void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c) {
+    linalg::syrk(uplo, op_a, alpha, a, beta, c, exec);
+  }
+  template <class T>
+  index_t potrf(Uplo uplo, MatrixView<T> a) {
+    return linalg::potrf(uplo, a, exec);
+  }
+  template <class T>
+  void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b) {
+    linalg::potrs(uplo, a, b, exec);
+  }
+};
+
+// on_engine(): runs `call` with the process engine, or serially. A C caller cannot receive
+// an exception; after our own checks only a failure to allocate workspace or a teamla bug can
+// throw, and returning would leave a wrong result behind, so it is fatal.
+template <class Call>
+auto on_engine(const char* routine, Call&& call) {
+  try {
+    EngineLease lease;
+    if (engine::CpuEngine* engine = lease.engine()) return call(*engine);
+    SerialRunner serial;
+    return call(serial);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "teamla_blas: %s failed: %s\n", routine, error.what());
+  } catch (...) {
+    std::fprintf(stderr, "teamla_blas: %s failed with an unknown exception\n", routine);
+  }
+  std::abort();
+}
+
+Op op_of(char trans) { return is_transposed(trans) ? Op::transpose : Op::none; }
+Uplo uplo_of(char uplo) { return same_letter(uplo, 'U') ? Uplo::upper : Uplo::lower; }
+
+// An m x 0 (or 0 x n) operand: the view of a factor that alpha == 0 leaves unreferenced.
+template <class T>
+MatrixView<const T> empty_columns(index_t rows) {
+  return col_major<const T>(nullptr, rows, 0, std::max<index_t>(1, rows));
+}
+template <class T>
+MatrixView<const T> empty_rows(index_t cols) {
+  return col_major<const T>(nullptr, 0, cols, 1);
+}
+
+}  // namespace
+
+template <class T>
+int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+  if (const int info = check_gemm(args)) return info;
+  if (args.m == 0 || args.n == 0) return 0;
+  const bool no_product = alpha == T(0) || args.k == 0;
+  if (no_product && beta == T(1)) return 0;
+  const Op op_a = op_of(args.transa);
+  const Op op_b = op_of(args.transb);
+  const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
+  on_engine("gemm", [&](auto& runner) {
+    if (no_product) {
+      runner.gemm(Op::none, Op::none, T(0), empty_columns<T>(args.m), empty_rows<T>(args.n), beta,
+                  cv);
+      return;
+    }
+    const auto av = op_a == Op::none ? col_major(a, args.m, args.k, args.lda)
+                                     : col_major(a, args.k, args.m, args.lda);
+    const auto bv = op_b == Op::none ? col_major(b, args.k, args.n, args.ldb)
+                                     : col_major(b, args.n, args.k, args.ldb);
+    runner.gemm(op_a, op_b, alpha, av, bv, beta, cv);
+  });
+  return 0;
+}
+
+template <class T>
+int trsm(const TrsmArgs& args, T alpha, const T* a, T* b) {
+  if (const int info = check_trsm(args)) return info;
+  if (args.m == 0 || args.n == 0) return 0;
+  if (alpha == T(0)) {
+    // The reference sets B to zero without reading A.
+    for (index_t j = 0; j < args.n; ++j) {
+      std::fill_n(b + j * static_cast<index_t>(args.ldb), args.m, T(0));
+    }
+    return 0;
+  }
+  const bool left = same_letter(args.side, 'L');
+  const index_t order = left ? args.m : args.n;
+  on_engine("trsm", [&](auto& runner) {
+    runner.trsm(left ? Side::left : Side::right, uplo_of(args.uplo), op_of(args.transa),
+                same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit, alpha,
+                col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb));
+  });
+  return 0;
+}
+
+template <class T>
+int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
+  if (const int info = check_syrk(args)) return info;
+  if (args.n == 0) return 0;
+  const bool no_product = alpha == T(0) || args.k == 0;
+  if (no_product && beta == T(1)) return 0;
+  const Op op_a = op_of(args.trans);
+  const MatrixView<T> cv = col_major(c, args.n, args.n, args.ldc);
+  on_engine("syrk", [&](auto& runner) {
+    if (no_product) {
+      runner.syrk(uplo_of(args.uplo), Op::none, T(0), empty_columns<T>(args.n), beta, cv);
+      return;
+    }
+    const auto av = op_a == Op::none ? col_major(a, args.n, args.k, args.lda)
+                                     : col_major(a, args.k, args.n, args.lda);
+    runner.syrk(uplo_of(args.uplo), op_a, alpha, av, beta, cv);
+  });
+  return 0;
+}
+
+template <class T>
+int potrf(const PotrfArgs& args, T* a, int* factor_info) {
+  if (const int info = check_potrf(args)) return info;
+  *factor_info = 0;
+  if (args.n == 0) return 0;
+  const index_t column = on_engine("potrf", [&](auto& runner) -> index_t {
+    return runner.potrf(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda));
+  });
+  *factor_info = static_cast<int>(column);
+  return 0;
+}
+
+template <class T>
+int potrs(const PotrsArgs& args, const T* a, T* b) {
+  if (const int info = check_potrs(args)) return info;
+  if (args.n == 0 || args.nrhs == 0) return 0;
+  on_engine("potrs", [&](auto& runner) {
+    runner.potrs(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda),
+                 col_major(b, args.n, args.nrhs, args.ldb));
+  });
+  return 0;
+}
+
+#define TEAMLA_BLAS_INSTANTIATE(T)                                     \
+  template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*); \
+  template int trsm<T>(const TrsmArgs&, T, const T*, T*);              \
+  template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);           \
+  template int potrf<T>(const PotrfArgs&, T*, int*);                   \
+  template int potrs<T>(const PotrsArgs&, const T*, T*);
+TEAMLA_BLAS_INSTANTIATE(double)
+TEAMLA_BLAS_INSTANTIATE(float)
+#undef TEAMLA_BLAS_INSTANTIATE
+
+}  // namespace teamla::blas

@@ -1,0 +1,28 @@
+// routines.hpp: the exported routines' common body, in Fortran conventions.
+//
+// Each function checks its arguments as the reference routine does and returns that INFO: on
+// a nonzero INFO it has read no matrix and written nothing, and the caller reports it (to
+// xerbla_ or cblas_xerbla). On 0 it has computed the result on the process engine, with the
+// reference routine's quick returns and edge semantics (alpha == 0 leaves A and B
+// unreferenced, beta == 0 does not read C). Matrices are column-major with the given leading
+// dimensions. Thread-safe: concurrent calls are the engine's concern (cpu_engine.hpp).
+#pragma once
+
+#include "argument_checks.hpp"
+
+namespace teamla::blas {
+
+template <class T>
+int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
+template <class T>
+int trsm(const TrsmArgs& args, T alpha, const T* a, T* b);
+template <class T>
+int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c);
+// potrf(): on legal arguments, *factor_info is LAPACK's factorization info (0, or the column
+// of the first non-positive pivot).
+template <class T>
+int potrf(const PotrfArgs& args, T* a, int* factor_info);
+template <class T>
+int potrs(const PotrsArgs& args, const T* a, T* b);
+
+}  // namespace teamla::blas

@@ -1,0 +1,166 @@
+// cpu_engine.hpp: CpuEngine, the one object an application talks to.
+//
+//   teamla::engine::CpuEngine engine;                  // held team, configured from the env
+//   engine.gemm(Op::none, Op::none, 1.0, a, b, 0.0, c);  // views (or Eigen, see eigen.hpp)
+//   engine.solve_spd(a, b);                            // a = L*L^T in place, b = inv(a)*b
+//
+// An engine owns its threads (a pool and a team, per its Mode) and its workspaces (packing
+// buffers), reused across calls: in held and serial mode a call in steady state allocates
+// nothing. The routines are those of teamla/linalg/blas3.hpp, with the same argument order
+// minus the Exec; every argument is validated before anything is written.
+//
+// Threads: every method is thread-safe. The concurrency rule: at most one call at a time
+// leads the engine's team (and uses the engine's workspace). A call that arrives while the
+// team is busy does not wait for it: it runs serially on its own thread, with that thread's
+// own workspace (see docs/engine.md). So concurrent callers never block each other for longer
+// than a try-lock and never run more threads than the engine was configured with plus the
+// callers themselves.
+//
+// Exceptions: bad input throws linalg::InvalidArgument naming the argument and its value,
+// before anything is written. An exception from inside a kernel (or from a participant of the
+// team) propagates to the caller; the output of that call is then unspecified, and the engine
+// stays usable: the next call runs normally.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "teamla/engine/config.hpp"
+#include "teamla/engine/view_of.hpp"
+#include "teamla/linalg/errors.hpp"
+#include "teamla/linalg/exec.hpp"
+#include "teamla/linalg/matrix_view.hpp"
+#include "teamla/team/wait_policy.hpp"
+
+namespace teamla::engine {
+
+using linalg::Diag;
+using linalg::index_t;
+using linalg::Layout;
+using linalg::MatrixView;
+using linalg::Op;
+using linalg::Side;
+using linalg::Uplo;
+
+// NotPositiveDefinite is thrown by solve_spd() when the Cholesky factorization fails: A is
+// not (numerically) symmetric positive definite. column() is LAPACK's info (1-based).
+class NotPositiveDefinite : public std::runtime_error {
+ public:
+  explicit NotPositiveDefinite(index_t column);
+  [[nodiscard]] index_t column() const { return column_; }
+
+ private:
+  index_t column_;
+};
+
+// CallStats: what the most recent call on the engine did.
+struct CallStats {
+  std::string_view routine;   // "gemm", "trsm", "syrk", "potrf", "potrs"
+  bool on_team = false;       // ran with the engine's team (else serially on the caller)
+  bool contended = false;     // the team was busy with another caller: ran serially
+  linalg::ExecStats exec;     // widths and sections the kernel used
+  std::uint64_t wall_ns = 0;  // wall time of the call, validation to return
+};
+
+// EngineCounters: cumulative figures of an engine since it was built.
+struct EngineCounters {
+  team::WaitCounters waits;           // the pool's (per_call: summed over every pool built)
+  std::uint64_t calls = 0;            // calls that ran a kernel
+  std::uint64_t team_calls = 0;       // ... of which led the team
+  std::uint64_t contended_calls = 0;  // ... of which found the team busy and ran serially
+  std::uint64_t pools_built = 0;      // held: 1; per_call: one per team call; serial: 0
+};
+
+class CpuEngine {
+ public:
+  // CpuEngine() is configured by EngineConfig::from_env(): the defaults, overridden by the
+  // TEAMLA_* environment variables. Throws ConfigError for an invalid variable.
+  CpuEngine();
+  // CpuEngine(config) uses `config` as given (no environment). Throws ConfigError for an
+  // invalid config. Held mode starts the pool's threads here.
+  explicit CpuEngine(const EngineConfig& config);
+  CpuEngine(const CpuEngine&) = delete;
+  CpuEngine& operator=(const CpuEngine&) = delete;
+  // Joins the engine's threads. No call may be in flight.
+  ~CpuEngine();
+
+  // gemm(): C = alpha * op(A) * op(B) + beta * C. A, B, C are MatrixViews or any type with a
+  // ViewOf adapter (Eigen: include teamla/engine/eigen.hpp). The scalar type is C's.
+  template <class A, class B, class C>
+  void gemm(Op op_a, Op op_b, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
+    run_gemm(op_a, op_b, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
+  }
+  // trsm(): B = alpha * inv(op(A)) * B (left) or alpha * B * inv(op(A)) (right).
+  template <class A, class B>
+  void trsm(Side side, Uplo uplo, Op op_a, Diag diag, scalar_of<B> alpha, A&& a, B&& b) {
+    run_trsm(side, uplo, op_a, diag, alpha, const_view_of(a), mutable_view_of(b));
+  }
+  // syrk(): C = alpha * op(A) * op(A)^T + beta * C on the `uplo` triangle of C.
+  template <class A, class C>
+  void syrk(Uplo uplo, Op op_a, scalar_of<C> alpha, A&& a, scalar_of<C> beta, C&& c) {
+    run_syrk(uplo, op_a, alpha, const_view_of(a), beta, mutable_view_of(c));
+  }
+  // potrf(): Cholesky factorization of A's `uplo` triangle in place. Returns LAPACK's info:
+  // 0, or the 1-based column of the first non-positive pivot.
+  template <class A>
+  index_t potrf(Uplo uplo, A&& a) {
+    return run_potrf(uplo, mutable_view_of(a));
+  }
+  // potrs(): B = inv(A) * B with A's factor from potrf (same uplo).
+  template <class A, class B>
+  void potrs(Uplo uplo, A&& a, B&& b) {
+    run_potrs(uplo, const_view_of(a), mutable_view_of(b));
+  }
+  // solve_spd(): solves A*X = B for symmetric positive definite A (its lower triangle is
+  // read). A's lower triangle is overwritten by L (A = L*L^T) and B by X. Throws
+  // NotPositiveDefinite (B untouched) when A is not positive definite.
+  template <class A, class B>
+  void solve_spd(A&& a, B&& b) {
+    run_solve_spd(mutable_view_of(a), mutable_view_of(b));
+  }
+
+  // Introspection. All thread-safe.
+  [[nodiscard]] Mode mode() const;
+  // width() is the most threads a call uses: the team's width (1 in serial mode).
+  [[nodiscard]] std::size_t width() const;
+  // isa() names the kernels the routines run: "avx512", "avx2" or "ref".
+  [[nodiscard]] std::string_view isa() const;
+  [[nodiscard]] const EngineConfig& config() const;
+  [[nodiscard]] EngineCounters counters() const;
+  // last_call() describes the most recent call to complete, from any thread.
+  [[nodiscard]] CallStats last_call() const;
+
+  // impl() is the engine's internal state (engine/src/engine_impl.hpp), for tests.
+  struct Impl;
+  [[nodiscard]] Impl& impl() const { return *impl_; }
+
+ private:
+  void run_gemm(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
+                MatrixView<const double> b, double beta, MatrixView<double> c);
+  void run_gemm(Op op_a, Op op_b, float alpha, MatrixView<const float> a, MatrixView<const float> b,
+                float beta, MatrixView<float> c);
+  void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha, MatrixView<const double> a,
+                MatrixView<double> b);
+  void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, float alpha, MatrixView<const float> a,
+                MatrixView<float> b);
+  void run_syrk(Uplo uplo, Op op_a, double alpha, MatrixView<const double> a, double beta,
+                MatrixView<double> c);
+  void run_syrk(Uplo uplo, Op op_a, float alpha, MatrixView<const float> a, float beta,
+                MatrixView<float> c);
+  index_t run_potrf(Uplo uplo, MatrixView<double> a);
+  index_t run_potrf(Uplo uplo, MatrixView<float> a);
+  void run_potrs(Uplo uplo, MatrixView<const double> a, MatrixView<double> b);
+  void run_potrs(Uplo uplo, MatrixView<const float> a, MatrixView<float> b);
+  void run_solve_spd(MatrixView<double> a, MatrixView<double> b);
+  void run_solve_spd(MatrixView<float> a, MatrixView<float> b);
+
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace teamla::engine

@@ -1,0 +1,140 @@
+// CpuEngine: construction, the per-call team, bookkeeping and introspection.
+#include <string>
+
+#include "engine_impl.hpp"
+#include "teamla/linalg/isa.hpp"
+
+namespace teamla::engine {
+namespace {
+
+// kMaxThreads: a sanity bound on EngineConfig::threads, far above any machine teamla runs
+// on, so that a typo (or -1 cast to size_t) is an error rather than an attempt to start
+// billions of threads.
+constexpr std::size_t kMaxThreads = 4096;
+
+void check_config(const EngineConfig& config) {
+  if (config.mode != Mode::held && config.mode != Mode::per_call && config.mode != Mode::serial) {
+    throw ConfigError("mode", "mode = " + std::to_string(static_cast<int>(config.mode)) +
+                                  " is not held, per_call or serial");
+  }
+  if (config.threads > kMaxThreads) {
+    throw ConfigError("threads", "threads = " + std::to_string(config.threads) + " is more than " +
+                                     std::to_string(kMaxThreads));
+  }
+  if (config.warm_up.count() < 0) {
+    throw ConfigError("warm_up",
+                      "warm_up = " + std::to_string(config.warm_up.count()) + " ms is negative");
+  }
+}
+
+const bool kHaveTsc = team::read_tsc() != 0;
+
+// nanoseconds_per_tick() converts now_ticks() units, calibrated once per process against
+// the monotonic clock over kCalibration (the first last_call() pays it; calls never do).
+double nanoseconds_per_tick() {
+  static const double rate = [] {
+    if (!kHaveTsc) return 1.0;
+    constexpr std::uint64_t kCalibration = 2'000'000;  // 2 ms: the rate to ~0.01 %
+    const std::uint64_t ns0 = team::monotonic_ns(), tsc0 = team::read_tsc();
+    std::uint64_t ns1 = ns0, tsc1 = tsc0;
+    while (ns1 - ns0 < kCalibration) {
+      ns1 = team::monotonic_ns();
+      tsc1 = team::read_tsc();
+    }
+    return tsc1 > tsc0 ? double(ns1 - ns0) / double(tsc1 - tsc0) : 1.0;
+  }();
+  return rate;
+}
+
+team::WaitCounters& operator+=(team::WaitCounters& sum, const team::WaitCounters& more) {
+  sum.join_sleeps += more.join_sleeps;
+  sum.barrier_sleeps += more.barrier_sleeps;
+  sum.member_parks += more.member_parks;
+  sum.preemptions += more.preemptions;
+  sum.throttle_activations += more.throttle_activations;
+  sum.sections += more.sections;
+  return sum;
+}
+
+}  // namespace
+
+NotPositiveDefinite::NotPositiveDefinite(index_t column)
+    : std::runtime_error("teamla::solve_spd: A is not positive definite: the pivot of column " +
+                         std::to_string(column) + " is not positive"),
+      column_(column) {}
+
+CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
+  check_config(config);
+  if (config.threads == 0) config.threads = team::affinity_cpu_count();
+  width = config.mode == Mode::serial ? 1 : config.threads;
+  team::WaitTuning tuning;
+  tuning.spin_polls = config.spin_polls;
+  tuning.warm_up = config.warm_up;
+  builder_.threads(config.threads).policy(config.wait_policy).tuning(tuning).thread_name("teamla");
+  if (config.mode == Mode::held) {
+    pool_ = builder_.build();
+    team_.emplace(pool_->acquire(config.threads));
+    width = team_->width();
+    tallies_.pools_built = 1;
+  }
+}
+
+CpuEngine::Impl::PerCallTeam::PerCallTeam(Impl& owner)
+    : impl(owner), pool(owner.builder_.build()), team(pool->acquire(owner.width)) {}
+
+CpuEngine::Impl::PerCallTeam::~PerCallTeam() {
+  const team::WaitCounters waits = pool->counters();
+  std::lock_guard lock(impl.stats_mutex_);
+  impl.tallies_.waits += waits;
+  ++impl.tallies_.pools_built;
+}
+
+void CpuEngine::Impl::finish(CallStats& stats, const linalg::Exec& exec, std::uint64_t start) {
+  stats.exec = exec.stats;
+  const std::uint64_t ticks = now_ticks() - start;
+  std::lock_guard lock(stats_mutex_);
+  last_ = stats;
+  last_ticks_ = ticks;
+  ++tallies_.calls;
+  if (stats.on_team) ++tallies_.team_calls;
+  if (stats.contended) ++tallies_.contended_calls;
+}
+
+EngineCounters CpuEngine::Impl::counters() const {
+  EngineCounters result;
+  {
+    std::lock_guard lock(stats_mutex_);
+    result = tallies_;
+  }
+  if (pool_) result.waits += pool_->counters();
+  return result;
+}
+
+std::uint64_t CpuEngine::Impl::now_ticks() {
+  return kHaveTsc ? team::read_tsc() : team::monotonic_ns();
+}
+
+CallStats CpuEngine::Impl::last_call() const {
+  std::uint64_t ticks = 0;
+  CallStats stats;
+  {
+    std::lock_guard lock(stats_mutex_);
+    stats = last_;
+    ticks = last_ticks_;
+  }
+  stats.wall_ns = static_cast<std::uint64_t>(double(ticks) * nanoseconds_per_tick());
+  return stats;
+}
+
+CpuEngine::CpuEngine() : CpuEngine(EngineConfig::from_env()) {}
+CpuEngine::CpuEngine(const EngineConfig& config) : impl_(std::make_unique<Impl>(config)) {}
+CpuEngine::~CpuEngine() = default;
+
+Mode CpuEngine::mode() const { return impl_->config.mode; }
+std::size_t CpuEngine::width() const { return impl_->width; }
+std::string_view CpuEngine::isa() const { return linalg::active_isa(); }
+const EngineConfig& CpuEngine::config() const { return impl_->config; }
+EngineCounters CpuEngine::counters() const { return impl_->counters(); }
+CallStats CpuEngine::last_call() const { return impl_->last_call(); }
+
+}  // namespace teamla::engine

@@ -1,0 +1,30 @@
+// validate.hpp: the engine's argument checks, run before a call takes the team or writes.
+//
+// Each check throws linalg::InvalidArgument naming the routine, the argument and its value.
+// They are pure functions of their arguments (thread-safe) and allocate only to throw.
+#pragma once
+
+#include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::engine::detail {
+
+using linalg::Diag;
+using linalg::MatrixView;
+using linalg::Op;
+using linalg::Side;
+using linalg::Uplo;
+
+template <class T>
+void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b, MatrixView<T> c);
+template <class T>
+void validate_trsm(Side side, Uplo uplo, Op op_a, Diag diag, MatrixView<const T> a,
+                   MatrixView<T> b);
+template <class T>
+void validate_syrk(Uplo uplo, Op op_a, MatrixView<const T> a, MatrixView<T> c);
+template <class T>
+void validate_potrf(Uplo uplo, MatrixView<T> a, const char* routine = "potrf");
+template <class T>
+void validate_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b,
+                    const char* routine = "potrs");
+
+}  // namespace teamla::engine::detail

@@ -1,0 +1,70 @@
+// width.hpp: the cost model that decides how many threads a parallel region uses.
+//
+// The rule (threadteam's, made measurable): a region of serial estimate S, made of
+// `sections` sections (each one dispatch and one join), runs on w > 1 threads only if
+//     S >= 3 * sections * dispatch_cost(w),
+// i.e. the dispatches cost at most a third of the serial work, so that the parallel run
+// can gain. Among the widths that qualify, the narrowest whose estimated time
+// (S / w + sections * dispatch_cost(w)) is within kWidthTieTolerance of the best wins.
+// On 2 CPUs that is simply "2 if it qualifies, else 1". Width 1 runs inline and never
+// touches the pool.
+//
+// The dispatch costs are measured on the reference machine (see docs/gemm.md, "Cost
+// model") per kind of wake:
+//   hot        the members are still spinning from the previous section;
+//   after_gap  the members have stopped spinning and yield/sleep briefly (~1 ms gap);
+//   parked     the members sleep on their futex (long gap): the wake is a futex wake.
+// choose_width() is pure. Under foreign load a section can cost far more than the table says
+// (a preempted member returns a scheduler slice later: measured up to ~20 ms here), so the
+// kernels call choose_width_observed(), which adds the excess that recent sections actually
+// showed (recorded by record_section()); that penalty halves every kPenaltyHalfLifeNs, so a
+// later quiet period returns to the table within a few hundred ms and the next wide section
+// measures again. All functions are thread-safe.
+#pragma once
+
+#include <cstddef>
+
+namespace teamla::linalg {
+
+enum class DispatchKind : unsigned char { hot, after_gap, parked };
+
+// kWidthTieTolerance: a wider width must be estimated more than 3 % faster to be chosen
+// over a narrower one (matches the "never more than 3 % slower" goal of the benches).
+inline constexpr double kWidthTieTolerance = 0.03;
+
+// dispatch_cost_ns() is the measured cost of opening and joining one section of `width`
+// participants (0 for width <= 1).
+double dispatch_cost_ns(std::size_t width, DispatchKind kind = DispatchKind::hot);
+
+// choose_width() returns the width to run a region at (1 .. max(1, max_width)).
+std::size_t choose_width(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
+                         DispatchKind kind = DispatchKind::hot);
+
+// kPenaltyHalfLifeNs: 50 ms. Long enough that a burst of short calls under persistent load
+// probes a wide section at most every few hundred ms (a probe can cost a slice, ~4-20 ms),
+// short enough that a quiet machine regains its width within ~0.5 s.
+inline constexpr double kPenaltyHalfLifeNs = 50e6;
+
+// choose_width_observed() is choose_width() with each dispatch cost raised by the current
+// observed penalty (observed_section_penalty_ns()).
+std::size_t choose_width_observed(double serial_estimate_ns, std::size_t sections,
+                                  std::size_t max_width, DispatchKind kind = DispatchKind::hot);
+
+// record_section() reports one wide region: its wall time and the time it should have taken
+// (serial estimate / width + the table's dispatch costs). The excess feeds the penalty
+// (an exponential average, 1/4 weight for the newest region).
+void record_section(double wall_ns, double expected_ns);
+
+// observed_section_penalty_ns() is the current penalty (decayed to now); 0 on a quiet machine.
+double observed_section_penalty_ns();
+
+// serial_estimate_ns() converts a flop count and a serial rate (GF/s) into nanoseconds.
+inline double serial_estimate_ns(double flops, double gflops_per_s) {
+  return gflops_per_s > 0 ? flops / gflops_per_s : 0.0;
+}
+
+// gemm_serial_gflops() is the measured serial rate of the active gemm kernel for scalar
+// size `scalar_bytes` (8: double, 4: float), from its ISA table.
+double gemm_serial_gflops(std::size_t scalar_bytes);
+
+}  // namespace teamla::linalg

@@ -1,0 +1,104 @@
+// chol_internal.hpp: the pieces TRSM, SYRK, POTRF and POTRS share (library-private).
+//
+// All four routines reduce their cases to a few canonical ones through view identities
+// (an upper triangle is the lower triangle of the transposed view; a right-side solve is a
+// left-side solve of the transposed system), then run blocked/recursive algorithms whose
+// bulk flops go to gemm. The small kernels at the leaves (unblocked Cholesky, small
+// triangular solves) are compiled once per ISA (chol_leaf_*.cpp) and chosen at run time.
+// Everything here is reentrant; nothing holds global mutable state except the ISA override.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "teamla/linalg/blas3.hpp"
+
+namespace teamla::linalg::chol_detail {
+
+// ---- argument checks (each throws InvalidArgument naming routine and argument) ----------
+void check_view(const char* routine, const char* name, index_t rows, index_t cols, index_t ld,
+                Layout layout, const void* data);
+void check_uplo(const char* routine, Uplo uplo);
+void check_side(const char* routine, Side side);
+void check_op(const char* routine, const char* name, Op op);
+void check_diag(const char* routine, Diag diag);
+[[noreturn]] void fail_shape(const char* routine, const std::string& argument, const std::string& what);
+
+// ---- leaf kernels, one set per ISA -------------------------------------------------------
+// The triangle `l` of a leaf solve is packed column-major (ld = k), k <= kLeafSolve, with its
+// reciprocal diagonal in `rdiag` (unused for a unit diagonal). `b` is k x nrhs with strides
+// (rs, cs). The Cholesky leaf works on a contiguous column-major buffer and returns info
+// (0 or the 1-based column of the first pivot that is not > 0, NaN included).
+inline constexpr index_t kLeafSolve = 32;
+
+template <class T>
+struct LeafKernels {
+  index_t (*potf2_lower)(T* a, index_t n, index_t lda);
+  void (*solve_lower)(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                      index_t cs, index_t nrhs);
+  void (*solve_upper)(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                      index_t cs, index_t nrhs);
+};
+
+// leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,
+// cpuid, or a test's detail::force_isa()), so one switch selects every kernel of a call.
+template <class T>
+const LeafKernels<T>& leaf_kernels();
+
+template <class T>
+const LeafKernels<T>& leaf_kernels_portable();
+template <class T>
+const LeafKernels<T>& leaf_kernels_avx2();
+template <class T>
+const LeafKernels<T>& leaf_kernels_avx512();
+
+// ---- serial building blocks (the canonical cases) ----------------------------------------
+// trsm_left_serial(): B = inv(A) * B with A square, no transpose, `lower` or upper; any
+// layouts. Recursive: leaves of kLeafSolve, gemm for the off-diagonal updates.
+template <class T>
+void trsm_left_serial(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b);
+
+// syrk_lower_cols(): on the lower triangle of C, columns [c0, c1) only:
+// C = alpha * A * A^T + beta * C, A is n x k. Serial.
+template <class T>
+void syrk_lower_cols(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, index_t c0,
+                     index_t c1);
+
+// trsm_left_parallel() / syrk_lower_parallel(): the same, on a section whose width the cost
+// model picks from exec (team, max_width); they count what they open in exec.stats and
+// return the width used.
+template <class T>
+std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b,
+                               Exec& exec);
+template <class T>
+std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
+                                Exec& exec);
+
+// balanced_split(): the column where participant `part` of `parts` starts, so that each
+// gets an equal share of the lower triangle of an n x n matrix (area of columns [c0, c1)).
+index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align);
+
+// scale_lower(): C_lower = beta * C_lower (beta == 0 writes zeros without reading C).
+template <class T>
+void scale_lower(MatrixView<T> c, T beta);
+
+// potrf_lower(): the blocked right-looking Cholesky of a square lower triangle (any layout),
+// LAPACK-exact on failure; steps run on sections of exec's team. Returns info.
+// potrf_lower_serial() is the same on the calling thread alone.
+template <class T>
+index_t potrf_lower(MatrixView<T> a, Exec& exec);
+template <class T>
+index_t potrf_lower_serial(MatrixView<T> a);
+
+// Bench and test hooks (not thread-safe: set between calls). set_potrf_block_override()
+// forces the block size (a multiple of 64; 0: the measured default);
+// set_potrf_lookahead_override() forces lookahead on (1) or off (0), -1: the default.
+void set_potrf_block_override(index_t nb);
+void set_potrf_lookahead_override(int enabled);
+
+// thread-local scratch of at least `count` elements, aligned for 64-byte vectors.
+template <class T>
+T* scratch(std::size_t count, int slot);
+
+}  // namespace teamla::linalg::chol_detail

@@ -1,0 +1,13 @@
+// chol_leaf_avx2_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx2 ISA (flags from the file name).
+#include <algorithm>
+#include <cmath>
+
+#include "chol_internal.hpp"
+
+namespace teamla::linalg::chol_detail {
+#define TEAMLA_CHOL_LEAF_NS leaf_avx2
+#define TEAMLA_CHOL_LEAF_GETTER leaf_kernels_avx2
+#include "chol_leaf_kernels.inc"
+#undef TEAMLA_CHOL_LEAF_GETTER
+#undef TEAMLA_CHOL_LEAF_NS
+}  // namespace teamla::linalg::chol_detail

@@ -1,0 +1,13 @@
+// chol_leaf_portable.cpp: the TRSM/POTRF leaf kernels compiled for the portable ISA (baseline x86-64, no flags).
+#include <algorithm>
+#include <cmath>
+
+#include "chol_internal.hpp"
+
+namespace teamla::linalg::chol_detail {
+#define TEAMLA_CHOL_LEAF_NS leaf_portable
+#define TEAMLA_CHOL_LEAF_GETTER leaf_kernels_portable
+#include "chol_leaf_kernels.inc"
+#undef TEAMLA_CHOL_LEAF_GETTER
+#undef TEAMLA_CHOL_LEAF_NS
+}  // namespace teamla::linalg::chol_detail

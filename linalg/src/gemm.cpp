@@ -1,0 +1,396 @@
+// gemm.cpp: argument checks, layout normalisation and the BLIS loop nest of gemm().
+//
+// The loop nest (BLIS): for jc (nc columns of C) / pc (kc of k): pack B's kc x nc panel;
+// for ic (mc rows): pack A's mc x kc block; for jr (NR) / ir (MR): one microkernel call. The
+// B micro-panel (kc x NR) stays in L1 across the ir loop, the A block in L2 across jr, the B
+// panel in L3 across ic. Edge tiles are handled by the kernels themselves (masked loads and
+// stores), so no tile is ever copied out.
+//
+// Small path: when op(A) is column-contiguous and n <= small_n, A is not packed (the
+// unpacked-A kernel reads MR contiguous rows per k step straight from A); see docs/gemm.md.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "gemm_internal.hpp"
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg {
+namespace detail {
+namespace {
+
+index_t round_up(index_t v, index_t unit) { return (v + unit - 1) / unit * unit; }
+
+template <class T>
+void check_view(const char* name, const MatrixView<const T>& v) {
+  const std::string n(name);
+  if (v.rows < 0 || v.cols < 0) {
+    throw InvalidArgument("gemm", n,
+                          "the shape of " + n + " (" + std::to_string(v.rows) + " x " +
+                              std::to_string(v.cols) + ") is negative");
+  }
+  const bool col = v.layout == Layout::col_major;
+  const index_t inner = col ? v.rows : v.cols;
+  if (v.ld < std::max<index_t>(1, inner)) {
+    throw InvalidArgument("gemm", "ld" + n,
+                          "ld" + n + " = " + std::to_string(v.ld) + " is smaller than the " +
+                              (col ? "rows" : "columns") + " of " + n + " (" +
+                              std::to_string(inner) + ")");
+  }
+  if (v.data == nullptr && v.rows > 0 && v.cols > 0) {
+    throw InvalidArgument("gemm", n, n + " is a null pointer with a non-empty shape");
+  }
+}
+
+
+// macro_block(): one mc x nc block of C from a packed B panel and a packed (or in-place)
+// A block: the jr / ir loops around the microkernel.
+template <class T>
+void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, const T* a_src,
+                 bool a_in_place, index_t a_cs, const T* bp, T* c, index_t ldc, T alpha,
+                 T beta) {
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  for (index_t jr = 0; jr < ncb; jr += nr) {
+    const index_t nrb = std::min(nr, ncb - jr);
+    const T* b_panel = bp + jr * kcb;
+    T* c_col = c + jr * ldc;
+    if (a_in_place) {
+      for (index_t ir = 0; ir < mcb; ir += mr) {
+        f.unpacked_a(std::min(mr, mcb - ir), nrb, kcb, a_src + ir, a_cs, b_panel, c_col + ir,
+                     ldc, alpha, beta);
+      }
+    } else {
+      for (index_t ir = 0; ir < mcb; ir += mr) {
+        f.packed(std::min(mr, mcb - ir), nrb, kcb, a_src + ir * kcb, mr, b_panel, c_col + ir,
+                 ldc, alpha, beta);
+      }
+    }
+  }
+}
+
+// ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb): pack each mc x kc block
+// of A (unless read in place) and run the macro block.
+template <class T>
+void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb,
+             const T* a_panel, index_t a_rs, index_t a_cs, bool a_in_place, T* ap, const T* bp,
+             T* c, index_t ldc, T alpha, T beta) {
+  const KernelFns<T>& f = ks.fns;
+  const index_t mc = ks.blocking.mc;
+  for (index_t ic = m0; ic < m1; ic += mc) {
+    const index_t mcb = std::min(mc, m1 - ic);
+    const T* a_block = a_panel + ic * a_rs;
+    if (!a_in_place) {
+      f.pack_a(mcb, kcb, a_block, a_rs, a_cs, ap);
+    }
+    macro_block(f, mcb, ncb, kcb, a_in_place ? a_block : ap, a_in_place, a_cs, bp, c + ic, ldc,
+                alpha, beta);
+  }
+}
+
+template <class T>
+bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t n) {
+  return a.rs == 1 && n <= ks.blocking.small_n;
+}
+
+template <class T>
+std::size_t pack_a_elems(const KernelSet<T>& ks, index_t m, index_t k) {
+  return static_cast<std::size_t>(round_up(std::min(m, ks.blocking.mc), ks.fns.mr) *
+                                  std::min(k, ks.blocking.kc));
+}
+
+template <class T>
+std::size_t pack_b_elems(const KernelSet<T>& ks, index_t n, index_t k) {
+  return static_cast<std::size_t>(std::min(k, ks.blocking.kc) *
+                                  round_up(std::min(n, ks.blocking.nc), ks.fns.nr));
+}
+
+// split(): the part [lo, hi) of `count` items, in units of `unit`, that rank r of w gets.
+void split(index_t count, index_t unit, std::size_t r, std::size_t w, index_t& lo, index_t& hi) {
+  const index_t units = (count + unit - 1) / unit;
+  const auto sw = static_cast<index_t>(w);
+  const auto sr = static_cast<index_t>(r);
+  lo = std::min(count, units * sr / sw * unit);
+  hi = std::min(count, units * (sr + 1) / sw * unit);
+}
+
+// gemm_split_m(): C's rows split across the section; every kc x nc panel of B is packed
+// cooperatively (each rank packs its share of the NR micro-panels into a shared,
+// double-buffered panel), then one barrier, then each rank runs its rows. Double buffering
+// makes one barrier per panel enough: a rank packing panel t+1 into buffer (t+1)%2 has passed
+// barrier t, so every rank has finished reading panel t-1 from that buffer.
+template <class T>
+void gemm_split_m(team::Section& s, const KernelSet<T>& ks, index_t m, index_t n, index_t k,
+                  T alpha, Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
+                  T* shared_b, std::size_t panel_elems) {
+  const KernelFns<T>& f = ks.fns;
+  const Blocking& bl = ks.blocking;
+  const std::size_t r = s.rank();
+  const std::size_t w = s.width();
+  index_t m0 = 0;
+  index_t m1 = 0;
+  split(m, f.mr, r, w, m0, m1);
+  const bool a_in_place = reads_a_in_place(ks, a, n);
+  T* ap = a_in_place ? nullptr
+                     : ws.buffer_of<T>(r, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
+  std::size_t t = 0;
+  for (index_t jc = 0; jc < n; jc += bl.nc) {
+    const index_t ncb = std::min(bl.nc, n - jc);
+    for (index_t pc = 0; pc < k; pc += bl.kc, ++t) {
+      const index_t kcb = std::min(bl.kc, k - pc);
+      T* bp = shared_b + (t % 2) * panel_elems;
+      index_t j0 = 0;
+      index_t j1 = 0;
+      split(ncb, f.nr, r, w, j0, j1);
+      if (j1 > j0) {
+        f.pack_b(kcb, j1 - j0, b.data + pc * b.rs + (jc + j0) * b.cs, b.rs, b.cs, bp + j0 * kcb);
+      }
+      s.barrier();
+      ic_loop(ks, m0, m1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp,
+              c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void scale_c(index_t m, index_t n, T beta, T* c, index_t ldc) {
+  if (beta == T(1)) {
+    return;
+  }
+  for (index_t j = 0; j < n; ++j) {
+    T* cj = c + j * ldc;
+    if (beta == T(0)) {
+      std::fill(cj, cj + m, T(0));
+    } else {
+      for (index_t i = 0; i < m; ++i) {
+        cj[i] *= beta;
+      }
+    }
+  }
+}
+
+// gemm_unpacked(): the small path with nothing packed but B's last, partial micro-panel:
+// A and B column-contiguous, read in place by the AB kernel. Loop order jr / ir keeps the NR
+// columns of B (kc x NR) in L1 across the ir loop.
+namespace {
+
+template <class T>
+void gemm_unpacked(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha,
+                   Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
+                   std::size_t rank) {
+  const KernelFns<T>& f = ks.fns;
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  const index_t kc = ks.blocking.kc;
+  T* edge = n % nr == 0 ? nullptr
+                        : ws.buffer_of<T>(rank, Workspace::Slot::pack_b,
+                                          static_cast<std::size_t>(std::min(k, kc) * nr));
+  for (index_t pc = 0; pc < k; pc += kc) {
+    const index_t kcb = std::min(kc, k - pc);
+    const T beta_block = pc == 0 ? beta : T(1);
+    const T* a_panel = a.data + pc * a.cs;
+    for (index_t jr = 0; jr < n; jr += nr) {
+      const index_t nrb = std::min(nr, n - jr);
+      const T* b_cols = b.data + pc + jr * b.cs;
+      T* c_col = c + jr * ldc;
+      if (nrb == nr) {
+        for (index_t ir = 0; ir < m; ir += mr) {
+          f.unpacked_ab(std::min(mr, m - ir), kcb, a_panel + ir, a.cs, b_cols, b.cs, c_col + ir,
+                        ldc, alpha, beta_block);
+        }
+      } else {
+        f.pack_b(kcb, nrb, b_cols, 1, b.cs, edge);
+        for (index_t ir = 0; ir < m; ir += mr) {
+          f.unpacked_a(std::min(mr, m - ir), nrb, kcb, a_panel + ir, a.cs, edge, c_col + ir, ldc,
+                       alpha, beta_block);
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+bool unpacked_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t n) {
+  return reads_a_in_place(ks, a, n) && b.rs == 1;
+}
+
+}  // namespace
+
+template <class T>
+void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
+                 Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, std::size_t rank) {
+  if (m <= 0 || n <= 0) {
+    return;
+  }
+  if (k <= 0 || alpha == T(0)) {
+    scale_c(m, n, beta, c, ldc);
+    return;
+  }
+  if (unpacked_path(ks, a, b, n)) {
+    gemm_unpacked(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, rank);
+    return;
+  }
+  const KernelFns<T>& f = ks.fns;
+  const Blocking& bl = ks.blocking;
+  const bool a_in_place = reads_a_in_place(ks, a, n);
+  T* bp = ws.buffer_of<T>(rank, Workspace::Slot::pack_b, pack_b_elems(ks, n, k));
+  T* ap = a_in_place ? nullptr
+                     : ws.buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
+  for (index_t jc = 0; jc < n; jc += bl.nc) {
+    const index_t ncb = std::min(bl.nc, n - jc);
+    for (index_t pc = 0; pc < k; pc += bl.kc) {
+      const index_t kcb = std::min(bl.kc, k - pc);
+      f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
+      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp,
+              c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
+    }
+  }
+}
+
+// run_wide(): one section of `width` participants computing C.
+template <class T>
+void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k,
+              T alpha, Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
+              team::Team& on) {
+  // Split C's rows (B panels packed cooperatively, A read once in total) unless that leaves
+  // the ranks >10 % more unbalanced, in whole micro-tiles, than splitting its columns (each
+  // rank then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
+  // 3 row tiles of 24 but 8 column tiles of 8.
+  const auto imbalance = [&](index_t tiles) {
+    const auto w = static_cast<double>(width);
+    const auto per_rank = static_cast<double>((tiles + static_cast<index_t>(width) - 1) /
+                                              static_cast<index_t>(width));
+    return per_rank * w / static_cast<double>(tiles);
+  };
+  const bool split_rows = imbalance((m + ks.fns.mr - 1) / ks.fns.mr) <=
+                          1.1 * imbalance((n + ks.fns.nr - 1) / ks.fns.nr);
+  if (split_rows && unpacked_path(ks, a, b, n)) {
+    // Nothing to share: each rank runs the no-packing path on its rows.
+    on.run(width, [&](team::Section& s) {
+      index_t i0 = 0;
+      index_t i1 = 0;
+      split(m, ks.fns.mr, s.rank(), s.width(), i0, i1);
+      if (i1 > i0) {
+        gemm_serial(ks, i1 - i0, n, k, alpha, {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0,
+                    ldc, ws, s.rank());
+      }
+    });
+  } else if (split_rows) {
+    const std::size_t panel = pack_b_elems(ks, n, k);
+    T* shared_b = static_cast<T*>(ws.shared_buffer(2 * panel * sizeof(T)));
+    on.run(width, [&](team::Section& s) {
+      gemm_split_m(s, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
+    });
+  } else {
+    on.run(width, [&](team::Section& s) {
+      index_t j0 = 0;
+      index_t j1 = 0;
+      split(n, ks.fns.nr, s.rank(), s.width(), j0, j1);
+      if (j1 > j0) {
+        gemm_serial(ks, m, j1 - j0, k, alpha, a, {b.data + j0 * b.cs, b.rs, b.cs}, beta,
+                    c + j0 * ldc, ldc, ws, s.rank());
+      }
+    });
+  }
+}
+
+template <class T>
+void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta,
+                  T* c, index_t ldc, Exec& exec) {
+  exec.stats = ExecStats{};
+  exec.stats.max_width_used = 1;
+  if (m <= 0 || n <= 0) {
+    return;
+  }
+  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  const KernelSet<T> ks = kernels<T>();
+  std::size_t width = 1;
+  double serial_ns = 0;
+  if (exec.team != nullptr && k > 0 && alpha != T(0)) {
+    std::size_t max_width = exec.team->width();
+    if (exec.max_width != 0 && exec.max_width < max_width) {
+      max_width = exec.max_width;
+    }
+    const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) *
+                         static_cast<double>(k);
+    serial_ns = serial_estimate_ns(flops, ks.blocking.serial_gflops);
+    width = choose_width_observed(serial_ns, 1, max_width);
+    exec.stats.inline_regions = width == 1 ? 1 : 0;
+  }
+  if (width == 1) {
+    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, 0);
+    return;
+  }
+  ws.prepare(width);
+  exec.stats.max_width_used = width;
+  exec.stats.sections = 1;
+  const std::uint64_t start_ns = team::monotonic_ns();
+  run_wide(ks, width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
+  record_section(static_cast<double>(team::monotonic_ns() - start_ns),
+                 serial_ns / static_cast<double>(width) + dispatch_cost_ns(width));
+}
+
+}  // namespace detail
+
+template <class T>
+void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+          MatrixView<T> c, Exec& exec) {
+  detail::check_view("A", a);
+  detail::check_view("B", b);
+  detail::check_view("C", MatrixView<const T>(c));
+  const index_t m = c.rows;
+  const index_t n = c.cols;
+  const index_t a_rows = op_a == Op::none ? a.rows : a.cols;
+  const index_t k = op_a == Op::none ? a.cols : a.rows;
+  const index_t b_rows = op_b == Op::none ? b.rows : b.cols;
+  const index_t b_cols = op_b == Op::none ? b.cols : b.rows;
+  const auto shape = [](index_t r, index_t cc) {
+    return std::to_string(r) + " x " + std::to_string(cc);
+  };
+  if (a_rows != m) {
+    throw InvalidArgument("gemm", "A",
+                          "op(A) is " + shape(a_rows, k) + " but C has " + std::to_string(m) +
+                              " rows");
+  }
+  if (b_rows != k || b_cols != n) {
+    throw InvalidArgument("gemm", "B",
+                          "op(B) is " + shape(b_rows, b_cols) + " but must be " + shape(k, n) +
+                              " for op(A) " + shape(m, k) + " and C " + shape(m, n));
+  }
+  const detail::Strided<T> sa = detail::strided_op(a, op_a);
+  const detail::Strided<T> sb = detail::strided_op(b, op_b);
+  if (c.layout == Layout::col_major) {
+    detail::gemm_strided<T>(m, n, k, alpha, sa, sb, beta, c.data, c.ld, exec);
+  } else {
+    // Row-major C is column-major C^T = op(B)^T * op(A)^T: swap the operands and their strides.
+    detail::gemm_strided<T>(n, m, k, alpha, {sb.data, sb.cs, sb.rs}, {sa.data, sa.cs, sa.rs},
+                            beta, c.data, c.ld, exec);
+  }
+}
+
+template void gemm<double>(Op, Op, double, MatrixView<const double>, MatrixView<const double>,
+                           double, MatrixView<double>, Exec&);
+template void gemm<float>(Op, Op, float, MatrixView<const float>, MatrixView<const float>, float,
+                          MatrixView<float>, Exec&);
+
+namespace detail {
+template void scale_c<double>(index_t, index_t, double, double*, index_t);
+template void scale_c<float>(index_t, index_t, float, float*, index_t);
+template void gemm_serial<double>(const KernelSet<double>&, index_t, index_t, index_t, double,
+                                  Strided<double>, Strided<double>, double, double*, index_t,
+                                  Workspace&, std::size_t);
+template void gemm_serial<float>(const KernelSet<float>&, index_t, index_t, index_t, float,
+                                 Strided<float>, Strided<float>, float, float*, index_t,
+                                 Workspace&, std::size_t);
+template void gemm_strided<double>(index_t, index_t, index_t, double, Strided<double>,
+                                   Strided<double>, double, double*, index_t, Exec&);
+template void gemm_strided<float>(index_t, index_t, index_t, float, Strided<float>,
+                                  Strided<float>, float, float*, index_t, Exec&);
+}  // namespace detail
+
+}  // namespace teamla::linalg

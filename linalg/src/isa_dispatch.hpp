@@ -1,0 +1,122 @@
+// isa_dispatch.hpp (internal): the kernel registration tables and the run-time choice.
+//
+// Each ISA registers one table (isa_table_<isa>.cpp) holding, per scalar type, its
+// microkernels, its packing routines and its blocking sizes, with the measurement that chose
+// them. kernels<T>() returns the active ISA's set. Tests may force an ISA and tiny blocking
+// sizes through the hooks at the bottom (not thread-safe: call them between calls only).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::linalg::detail {
+
+enum class Isa : unsigned char { ref, avx2, avx512 };
+
+std::string_view isa_name(Isa isa);
+
+// MicroKernel: C[0:m, 0:n] = alpha * A * B + beta * C for a tile of m <= MR rows and n <= NR
+// columns, with C column-major (leading dimension ldc). B is a packed micro-panel: kc rows
+// of NR values. A is either a packed micro-panel (kc columns of MR values, a_step == MR, zero
+// padded) or, for the unpacked variant, column-major memory with a_step == lda, of which
+// only rows 0..m-1 are read. beta == 0: C is not read.
+template <class T>
+using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
+                             const T* b, T* c, index_t ldc, T alpha, T beta);
+
+// MicroKernelAB: the no-packing small-path kernel: C[0:m, 0:NR] = alpha*A*B + beta*C with A
+// column-major in place (lda; rows 0..m-1 read) and NR full columns of B column-major in
+// place (ldb).
+template <class T>
+using MicroKernelAB = void (*)(index_t m, index_t kc, const T* a, index_t lda, const T* b,
+                               index_t ldb, T* c, index_t ldc, T alpha, T beta);
+
+// PackA: packs rows [0, mc) x columns [0, kc) of a matrix with element (i, p) at
+// a[i*rs + p*cs] into ceil(mc/MR) micro-panels of MR x kc, zero padded.
+template <class T>
+using PackA = void (*)(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T* dst);
+// PackB: packs rows [0, kc) x columns [0, nc) of a matrix with element (p, j) at
+// b[p*rs + j*cs] into ceil(nc/NR) micro-panels of kc x NR, zero padded.
+template <class T>
+using PackB = void (*)(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T* dst);
+
+// KernelFns: what one kernel file provides.
+template <class T>
+struct KernelFns {
+  const char* name = "";  // e.g. "avx512_d24x8"
+  int mr = 0;
+  int nr = 0;
+  MicroKernel<T> packed = nullptr;      // A and B packed
+  MicroKernel<T> unpacked_a = nullptr;  // A read in place (column-major), B packed
+  MicroKernelAB<T> unpacked_ab = nullptr;  // A and B read in place (column-major)
+  PackA<T> pack_a = nullptr;
+  PackB<T> pack_b = nullptr;
+};
+
+// Blocking: BLIS's MC/KC/NC, plus the small-path limit and the serial rate for the cost
+// model. mc is a multiple of MR, nc of NR.
+struct Blocking {
+  index_t mc = 0;
+  index_t kc = 0;
+  index_t nc = 0;
+  // small_n: with n <= small_n (and op(A) column-contiguous), A is read in place instead
+  // of packed: each A block is then used by too few B micro-panels to repay its packing.
+  index_t small_n = 0;
+  double serial_gflops = 0;  // measured rate at large n, single thread
+};
+
+template <class T>
+struct KernelSet {
+  KernelFns<T> fns;
+  Blocking blocking;
+};
+
+struct IsaTable {
+  Isa isa;
+  KernelSet<double> d;
+  KernelSet<float> s;
+};
+
+// The kernel files (kernels/gemm_<isa>_<type><MR>x<NR>.cpp).
+KernelFns<double> ref_kernels_d4x4();
+KernelFns<float> ref_kernels_s4x4();
+KernelFns<double> avx2_kernels_d8x6();
+KernelFns<float> avx2_kernels_s16x6();
+KernelFns<double> avx512_kernels_d24x8();
+KernelFns<float> avx512_kernels_s48x8();
+
+// The registration tables (isa_table_<isa>.cpp).
+const IsaTable& isa_table_ref();
+const IsaTable& isa_table_avx2();
+const IsaTable& isa_table_avx512();
+
+// active_table() is the table of the active ISA (TEAMLA_ISA or cpuid, or a test override).
+const IsaTable& active_table();
+
+template <class T>
+KernelSet<T> kernels() {
+  const IsaTable& t = active_table();
+  if constexpr (sizeof(T) == 8) {
+    return t.d;
+  } else {
+    return t.s;
+  }
+}
+
+// isa_supported() says whether this CPU can run `isa`.
+bool isa_supported(Isa isa);
+// parse_isa() maps "avx512" / "avx2" / "ref" to an Isa; throws std::runtime_error otherwise.
+Isa parse_isa(std::string_view name);
+
+// Test hooks. force_isa() overrides the active ISA (throws if unsupported);
+// clear_isa_override() returns to TEAMLA_ISA / cpuid. force_blocking() replaces mc/kc/nc
+// (rounded up to MR/NR multiples) and small_n for every ISA and type until cleared, so that
+// small matrices reach every edge tile.
+void force_isa(Isa isa);
+void clear_isa_override();
+void force_blocking(index_t mc, index_t kc, index_t nc, index_t small_n);
+void clear_blocking_override();
+
+}  // namespace teamla::linalg::detail

@@ -1,0 +1,52 @@
+// gemm_avx2_s16x6.cpp: the AVX2+FMA float microkernel, MR x NR = 16 x 6.
+//
+// Same register plan as the double AVX2 kernel (12 accumulators, 2 A vectors, 1 broadcast),
+// with 8 floats per ymm.
+#include <immintrin.h>
+
+#include "../isa_dispatch.hpp"
+#include "../pack.hpp"
+#include "ukernel_simd.hpp"
+
+namespace teamla::linalg::detail {
+namespace {
+
+struct Ops {
+  using T = float;
+  using V = __m256;
+  using Mask = __m256i;
+  static constexpr int kLanes = 8;
+  static V zero() { return _mm256_setzero_ps(); }
+  static V load(const T* p) { return _mm256_loadu_ps(p); }
+  static V load_masked(const T* p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static V broadcast(const T* p) { return _mm256_broadcast_ss(p); }
+  static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  static V set1(T x) { return _mm256_set1_ps(x); }
+  static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
+  static void store_masked(T* p, V v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static Mask mask_of(int count) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), lanes);
+  }
+};
+
+constexpr int kMr = 16;
+constexpr int kNr = 6;
+
+}  // namespace
+
+KernelFns<float> avx2_kernels_s16x6() {
+  KernelFns<float> fns;
+  fns.name = "avx2_s16x6";
+  fns.mr = kMr;
+  fns.nr = kNr;
+  fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
+  fns.unpacked_a = &simd_kernel_rows<Ops, kMr, kNr, true>;
+  fns.unpacked_ab = &simd_kernel_ab_rows<Ops, kMr, kNr>;
+  fns.pack_a = &pack_a_panels<Ops, float, kMr>;
+  fns.pack_b = &pack_b_panels<Ops, float, kNr>;
+  return fns;
+}
+
+}  // namespace teamla::linalg::detail

@@ -1,0 +1,78 @@
+// gemm_ref_kernels.cpp: the portable reference microkernels (4x4, double and float).
+//
+// Plain scalar loops with no ISA flags: they run on any x86-64 and are the oracle the tests
+// compare the vector kernels with. The accumulation order over p is the natural one, so the
+// result equals a naive triple loop's up to the blocking over kc.
+#include "../isa_dispatch.hpp"
+#include "../pack.hpp"
+
+namespace teamla::linalg::detail {
+namespace {
+
+struct RefIsa {};
+constexpr int kMr = 4;
+constexpr int kNr = 4;
+
+template <class T>
+void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, const T* b, T* c,
+                index_t ldc, T alpha, T beta) {
+  T acc[kNr][kMr] = {};
+  for (index_t p = 0; p < kc; ++p) {
+    for (int j = 0; j < kNr; ++j) {
+      for (int i = 0; i < kMr; ++i) {
+        // Unpacked A may hold fewer than MR readable rows.
+        const T ai = i < m ? a[i] : T(0);
+        acc[j][i] += ai * b[j];
+      }
+    }
+    a += a_step;
+    b += kNr;
+  }
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      T& cij = c[i + j * ldc];
+      cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
+    }
+  }
+}
+
+template <class T>
+void ref_kernel_ab(index_t m, index_t kc, const T* a, index_t lda, const T* b, index_t ldb, T* c,
+                   index_t ldc, T alpha, T beta) {
+  T acc[kNr][kMr] = {};
+  for (index_t p = 0; p < kc; ++p) {
+    for (int j = 0; j < kNr; ++j) {
+      for (int i = 0; i < kMr; ++i) {
+        const T ai = i < m ? a[i + p * lda] : T(0);
+        acc[j][i] += ai * b[p + j * ldb];
+      }
+    }
+  }
+  for (index_t j = 0; j < kNr; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      T& cij = c[i + j * ldc];
+      cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
+    }
+  }
+}
+
+template <class T>
+KernelFns<T> make_fns(const char* name) {
+  KernelFns<T> fns;
+  fns.name = name;
+  fns.mr = kMr;
+  fns.nr = kNr;
+  fns.packed = &ref_kernel<T>;
+  fns.unpacked_a = &ref_kernel<T>;
+  fns.unpacked_ab = &ref_kernel_ab<T>;
+  fns.pack_a = &pack_a_panels<RefIsa, T, kMr>;
+  fns.pack_b = &pack_b_panels<RefIsa, T, kNr>;
+  return fns;
+}
+
+}  // namespace
+
+KernelFns<double> ref_kernels_d4x4() { return make_fns<double>("ref_d4x4"); }
+KernelFns<float> ref_kernels_s4x4() { return make_fns<float>("ref_s4x4"); }
+
+}  // namespace teamla::linalg::detail

@@ -1,0 +1,182 @@
+// ukernel_simd.hpp (internal): the GEMM microkernel, written once over a vector-ops type.
+//
+// Each ISA kernel file defines an `Ops` struct (in an anonymous namespace, so that every
+// instantiation is private to its file and compiled with its flags) with:
+//   V, T, Mask, kLanes, zero(), load(p), load_masked(p, mask), broadcast(p), fmadd(a, b, c),
+//   mul(a, b), set1(x), store(p, v), store_masked(p, v, mask), mask_of(count)
+// and registers simd_kernel_rows<Ops, MR, NR, kUnpackedA> (and simd_kernel_ab_rows for the
+// no-packing small path). The accumulator tile is MR/kLanes x
+// NR vectors held in registers; per k step it loads MR/kLanes vectors of A and broadcasts NR
+// values of B (one cache line of packed B for NR = 8 doubles).
+#pragma once
+
+#include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::linalg::detail {
+
+// BSource: where the NR values of B for step p are. Packed: b + p*NR + j. InPlace: column j
+// of B in memory, b + j*cs + p (B column-contiguous, all NR columns present).
+template <class T, int NR>
+struct PackedB {
+  const T* b;
+  [[nodiscard]] const T* at(int j) const { return b + j; }
+  void next() { b += NR; }
+};
+template <class T, int NR>
+struct InPlaceB {
+  const T* b;
+  index_t cs;
+  [[nodiscard]] const T* at(int j) const { return b + j * cs; }
+  void next() { b += 1; }
+};
+
+template <class Ops, int MR, int NR, bool kUnpackedA, class BSource>
+void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a,
+                       index_t a_step, BSource bsrc, typename Ops::T* c, index_t ldc,
+                       typename Ops::T alpha, typename Ops::T beta) {
+  using V = typename Ops::V;
+  using T = typename Ops::T;
+  constexpr int kL = Ops::kLanes;
+  constexpr int kMv = MR / kL;
+  static_assert(MR % kL == 0);
+
+  V acc[kMv][NR];
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+    for (int i = 0; i < kMv; ++i) {
+      acc[i][j] = Ops::zero();
+    }
+  }
+
+  // Prefetch the C tile now so its lines arrive while the k loop runs (the store at the end
+  // would otherwise stall on up to MR/8 x NR misses).
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+    for (int i = 0; i < kMv; ++i) {
+      __builtin_prefetch(c + j * ldc + i * kL, 1, 3);
+    }
+  }
+
+  if (!kUnpackedA || m == MR) {
+    for (index_t p = 0; p < kc; ++p) {
+      V av[kMv];
+#pragma GCC unroll 8
+      for (int i = 0; i < kMv; ++i) {
+        av[i] = Ops::load(a + i * kL);
+      }
+#pragma GCC unroll 64
+      for (int j = 0; j < NR; ++j) {
+        const V bj = Ops::broadcast(bsrc.at(j));
+#pragma GCC unroll 8
+        for (int i = 0; i < kMv; ++i) {
+          acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
+        }
+      }
+      a += a_step;
+      bsrc.next();
+    }
+  } else {
+    // Unpacked A with m < MR rows: masked loads never touch rows past m.
+    typename Ops::Mask amask[kMv];
+#pragma GCC unroll 8
+    for (int i = 0; i < kMv; ++i) {
+      const index_t left = m - i * kL;
+      amask[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
+    }
+    for (index_t p = 0; p < kc; ++p) {
+      V av[kMv];
+#pragma GCC unroll 8
+      for (int i = 0; i < kMv; ++i) {
+        av[i] = Ops::load_masked(a + i * kL, amask[i]);
+      }
+#pragma GCC unroll 64
+      for (int j = 0; j < NR; ++j) {
+        const V bj = Ops::broadcast(bsrc.at(j));
+#pragma GCC unroll 8
+        for (int i = 0; i < kMv; ++i) {
+          acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
+        }
+      }
+      a += a_step;
+      bsrc.next();
+    }
+  }
+
+  const V va = Ops::set1(alpha);
+  const V vb = Ops::set1(beta);
+  if (m == MR && n == NR) {
+#pragma GCC unroll 64
+    for (int j = 0; j < NR; ++j) {
+      T* cj = c + j * ldc;
+#pragma GCC unroll 8
+      for (int i = 0; i < kMv; ++i) {
+        V r = Ops::mul(va, acc[i][j]);
+        if (beta != T(0)) {
+          r = Ops::fmadd(vb, Ops::load(cj + i * kL), r);
+        }
+        Ops::store(cj + i * kL, r);
+      }
+    }
+    return;
+  }
+  typename Ops::Mask cmask[kMv];
+#pragma GCC unroll 8
+  for (int i = 0; i < kMv; ++i) {
+    const index_t left = m - i * kL;
+    cmask[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
+  }
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+    if (j >= n) {
+      break;
+    }
+    T* cj = c + j * ldc;
+#pragma GCC unroll 8
+    for (int i = 0; i < kMv; ++i) {
+      V r = Ops::mul(va, acc[i][j]);
+      if (beta != T(0)) {
+        r = Ops::fmadd(vb, Ops::load_masked(cj + i * kL, cmask[i]), r);
+      }
+      Ops::store_masked(cj + i * kL, r, cmask[i]);
+    }
+  }
+}
+
+// simd_kernel_rows(): the MicroKernel entry (packed B). Edge tiles of m <= MR - kLanes rows
+// run a narrower instantiation, so a tile of 8 rows costs 8/24 of a full tile, not all of it.
+template <class Ops, int MR, int NR, bool kUnpackedA>
+void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t a_step,
+                      const typename Ops::T* b, typename Ops::T* c, index_t ldc,
+                      typename Ops::T alpha, typename Ops::T beta) {
+  constexpr int kL = Ops::kLanes;
+  if constexpr (MR > kL) {
+    if (m <= MR - kL) {
+      simd_kernel_rows<Ops, MR - kL, NR, kUnpackedA>(m, n, kc, a, a_step, b, c, ldc, alpha, beta);
+      return;
+    }
+  }
+  simd_kernel_any_b<Ops, MR, NR, kUnpackedA>(m, n, kc, a, a_step,
+                                             PackedB<typename Ops::T, NR>{b}, c, ldc, alpha,
+                                             beta);
+}
+
+// simd_kernel_ab_rows(): the no-packing entry: A column-major in place (a_step = lda), B
+// column-major in place (column j at b + j*ldb), a full NR columns of B.
+template <class Ops, int MR, int NR>
+void simd_kernel_ab_rows(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
+                         const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
+                         typename Ops::T alpha, typename Ops::T beta) {
+  constexpr int kL = Ops::kLanes;
+  if constexpr (MR > kL) {
+    if (m <= MR - kL) {
+      simd_kernel_ab_rows<Ops, MR - kL, NR>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+      return;
+    }
+  }
+  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, InPlaceB<typename Ops::T, NR>{b, ldb},
+                                       c, ldc, alpha, beta);
+}
+
+}  // namespace teamla::linalg::detail

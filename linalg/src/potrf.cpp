@@ -1,0 +1,322 @@
+// potrf.cpp: Cholesky factorization, blocked right-looking, LAPACK-exact on failure.
+//
+// The upper case is the lower case of the transposed view (A = U^T U is A^T = L L^T with
+// L = U^T in the same storage), so only the lower triangle is factored here. Step k:
+//   1. the diagonal block (kb x kb) is copied into a contiguous scratch tile and factored
+//      there by a recursive kernel (potrf_tile), serially;
+//   2. the panel below it is solved, L21 = A21 * L11^-T (its rows split over the section);
+//   3. the trailing triangle is updated, A22 -= L21 * L21^T (balanced column ranges).
+// Steps 2 and 3 share one section with a barrier between them; the cost model picks each
+// step's width from the step's flops, so small matrices and the last steps run inline.
+//
+// Failure: LAPACK's dpotrf (reference, NB = 64) is left-looking, so when column j fails it
+// leaves columns before j's 64-block factored, that block as dpotrf2 leaves it, and every
+// later column untouched. The right-looking steps here have already updated the trailing
+// matrix. Because the diagonal block is factored on a copy, a failure at step k leaves
+// A(k:n, k:n) equal to the input minus the updates of columns [0, k), which are added back
+// (one syrk); then LAPACK's own algorithm runs from column k (k is a multiple of 64) and
+// produces LAPACK's state and info. Restored entries equal the input up to rounding
+// (a - s + s). This path costs a factorization's worth of flops and runs only on failure.
+#include <algorithm>
+#include <cmath>
+
+#include "chol_internal.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg {
+namespace chol_detail {
+namespace {
+
+// kLapackBlock: reference LAPACK's ILAENV block size for xPOTRF, which fixes the state a
+// failed factorization leaves.
+constexpr index_t kLapackBlock = 64;
+
+// kLeafChol: below this the recursive tile factorization calls the unblocked leaf kernel.
+constexpr index_t kLeafChol = 32;
+
+// kTileStrip: the column strips of the trailing update inside a scratch tile.
+constexpr index_t kTileStrip = 32;
+
+// Bench hooks (0 / -1: the default).
+index_t block_override = 0;
+int lookahead_override = -1;
+
+template <class T>
+index_t potrf_block_size() {
+  if (block_override > 0) return block_override;
+  // Chosen by bench/potrf_blocks (docs/cholesky.md, "Block size"); multiples of kLapackBlock.
+  return sizeof(T) == 8 ? 256 : 256;
+}
+
+bool lookahead_enabled() { return lookahead_override != 0; }
+
+index_t split_cols(index_t n) {
+  const index_t half = (n / 2 + 15) / 16 * 16;
+  return half < n ? half : n / 2;
+}
+
+// potrf_tile(): recursive right-looking Cholesky of the lower triangle of a scratch tile
+// (column-major), serial. It also writes the tile's upper triangle, and the state it leaves
+// on failure is unspecified: callers factor a copy.
+template <class T>
+index_t potrf_tile(MatrixView<T> a) {
+  const index_t n = a.rows;
+  if (n <= kLeafChol) {
+    return leaf_kernels<T>().potf2_lower(a.data, n, a.ld);
+  }
+  const index_t n1 = split_cols(n);
+  const index_t n2 = n - n1;
+  if (index_t info = potrf_tile(a.block(0, 0, n1, n1)); info != 0) return info;
+  MatrixView<T> a21 = a.block(n1, 0, n2, n1);
+  trsm_left_serial<T>(true, false, a.block(0, 0, n1, n1), a21.transposed());
+  // The tile is scratch, so the update may write into A22's upper triangle: strips of
+  // kTileStrip columns, each one gemm from its diagonal down, waste kTileStrip/n2 of the
+  // flops and need no masked diagonal tiles.
+  Exec serial;
+  for (index_t j = 0; j < n2; j += kTileStrip) {
+    const index_t jb = std::min(kTileStrip, n2 - j);
+    gemm<T>(Op::none, Op::transpose, T(-1), a21.block(j, 0, n2 - j, n1), a21.block(j, 0, jb, n1),
+            T(1), a.block(n1 + j, n1 + j, n2 - j, jb), serial);
+  }
+  if (index_t info = potrf_tile(a.block(n1, n1, n2, n2)); info != 0) return info + n1;
+  return 0;
+}
+
+// copy_lower(): the lower triangle of src into dst (same shape), column by column when
+// both are column-major (memcpy-speed), else element-wise.
+template <class T>
+void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
+  const index_t n = src.rows;
+  if (src.layout == Layout::col_major && dst.layout == Layout::col_major) {
+    for (index_t j = 0; j < n; ++j) {
+      std::copy(src.data + j + j * src.ld, src.data + n + j * src.ld, dst.data + j + j * dst.ld);
+    }
+    return;
+  }
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = j; i < n; ++i) dst(i, j) = src(i, j);
+  }
+}
+
+// factor_diagonal(): factors the lower triangle of `d` on a contiguous copy and writes the
+// factor back only on success, so a failure leaves `d` as it was.
+template <class T>
+index_t factor_diagonal(MatrixView<T> d) {
+  const index_t n = d.rows;
+  T* tile = scratch<T>(static_cast<std::size_t>(n * n), 1);
+  MatrixView<T> t = col_major(tile, n, n);
+  copy_lower(MatrixView<const T>(d), t);
+  if (index_t info = potrf_tile(t); info != 0) return info;
+  copy_lower(MatrixView<const T>(t), d);
+  return 0;
+}
+
+// potrf2_lapack(): LAPACK's dpotrf2, step for step (n1 = n/2, leaves of one column), so that
+// a failure leaves the block exactly as dpotrf2 does.
+template <class T>
+index_t potrf2_lapack(MatrixView<T> a) {
+  const index_t n = a.rows;
+  if (n == 0) return 0;
+  if (n == 1) {
+    const T pivot = a(0, 0);
+    if (!(pivot > T(0))) return 1;
+    a(0, 0) = std::sqrt(pivot);
+    return 0;
+  }
+  const index_t n1 = n / 2;
+  const index_t n2 = n - n1;
+  if (index_t info = potrf2_lapack(a.block(0, 0, n1, n1)); info != 0) return info;
+  MatrixView<T> a21 = a.block(n1, 0, n2, n1);
+  trsm_left_serial<T>(true, false, a.block(0, 0, n1, n1), a21.transposed());
+  syrk_lower_cols<T>(T(-1), a21, T(1), a.block(n1, n1, n2, n2), 0, n2);
+  if (index_t info = potrf2_lapack(a.block(n1, n1, n2, n2)); info != 0) return info + n1;
+  return 0;
+}
+
+// replay_lapack(): columns [0, k) hold the factor and A(k:n, k:n) holds the input minus the
+// updates of those columns. Adds the updates back, then runs LAPACK's blocked left-looking
+// dpotrf from column k. Returns LAPACK's info (0 if it succeeds after all).
+template <class T>
+index_t replay_lapack(MatrixView<T> a, index_t k) {
+  const index_t n = a.rows;
+  if (k > 0) {
+    syrk_lower_cols<T>(T(1), a.block(k, 0, n - k, k), T(1), a.block(k, k, n - k, n - k), 0,
+                       n - k);
+  }
+  if (n <= kLapackBlock) return potrf2_lapack(a);
+  Exec serial;
+  for (index_t j = k; j < n; j += kLapackBlock) {
+    const index_t jb = std::min(kLapackBlock, n - j);
+    MatrixView<T> diag = a.block(j, j, jb, jb);
+    if (j > 0) syrk_lower_cols<T>(T(-1), a.block(j, 0, jb, j), T(1), diag, 0, jb);
+    if (index_t info = potrf2_lapack(diag); info != 0) return info + j;
+    if (j + jb < n) {
+      MatrixView<T> panel = a.block(j + jb, j, n - j - jb, jb);
+      if (j > 0) {
+        gemm<T>(Op::none, Op::transpose, T(-1), a.block(j + jb, 0, n - j - jb, j),
+                a.block(j, 0, jb, j), T(1), panel, serial);
+      }
+      trsm_left_serial<T>(true, false, diag, panel.transposed());
+    }
+  }
+  return 0;
+}
+
+template <class T>
+double step_flops(index_t rows_below, index_t kb) {
+  const double m = static_cast<double>(rows_below);
+  const double b = static_cast<double>(kb);
+  return m * b * b + m * m * b;  // panel solve + trailing update
+}
+
+// area_left(): the area of the lower triangle of an m x m matrix left of column c, and its
+// inverse.
+double area_left(double m, double c) { return m * c - c * c / 2; }
+index_t column_at_area(index_t m, double area, index_t align) {
+  const double mm = static_cast<double>(m);
+  const double c = mm - std::sqrt(std::max(0.0, mm * mm - 2 * area));
+  const index_t col = (static_cast<index_t>(std::ceil(c)) + align - 1) / align * align;
+  return std::clamp<index_t>(col, 0, m);
+}
+
+// update_step(): panel solve and trailing update of step k on `width` participants.
+// With next_kb > 0 (lookahead), rank 0 first updates the next step's block column, factors
+// the next diagonal block while the others still update the rest of the trailing matrix, and
+// takes a correspondingly smaller share of that rest. Returns the next block's info (0 if it
+// was not factored or succeeded).
+template <class T>
+index_t update_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width, index_t next_kb,
+                    Exec& exec) {
+  const index_t n = a.rows;
+  const index_t m2 = n - k - kb;
+  const MatrixView<const T> l11 = a.block(k, k, kb, kb);
+  MatrixView<T> panel = a.block(k + kb, k, m2, kb);
+  MatrixView<T> trailing = a.block(k + kb, k + kb, m2, m2);
+  if (width <= 1) {
+    ++exec.stats.inline_regions;
+    trsm_left_serial<T>(true, false, l11, panel.transposed());
+    syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, m2);
+    return 0;
+  }
+  ++exec.stats.sections;
+  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
+  // Column ranges of the trailing update. With lookahead rank 0 also factors the next
+  // diagonal block: nb^3/3 flops at about half gemm's rate, i.e. the area of nb^3/(3 kb)
+  // trailing entries (each entry costs 2 kb flops at gemm's rate).
+  const double m = static_cast<double>(m2);
+  const double total = area_left(m, m);
+  const double extra =
+      next_kb > 0 ? std::pow(static_cast<double>(next_kb), 3) / (3.0 * static_cast<double>(kb))
+                  : 0.0;
+  const auto w = static_cast<double>(width);
+  const index_t first_end =
+      next_kb > 0 ? std::max(next_kb, column_at_area(m2, (total + extra) / w - extra, 16))
+                  : column_at_area(m2, total / w, 16);
+  const double rest = total - area_left(m, static_cast<double>(first_end));
+  auto edge = [&](std::size_t r) -> index_t {
+    if (r == 0) return 0;
+    if (r >= width) return m2;
+    return column_at_area(m2,
+                          area_left(m, static_cast<double>(first_end)) +
+                              rest * static_cast<double>(r - 1) / (w - 1),
+                          16);
+  };
+  index_t next_info = 0;
+  exec.team->run(width, [&](team::Section& s) {
+    const auto parts = static_cast<index_t>(s.width());
+    const auto rank = static_cast<index_t>(s.rank());
+    // Panel rows on multiples of 16 so that no two participants share a cache line of it.
+    auto row_edge = [&](index_t r) {
+      return r >= parts ? m2 : std::min(m2, (m2 * r / parts + 15) / 16 * 16);
+    };
+    const index_t r0 = row_edge(rank);
+    const index_t r1 = row_edge(rank + 1);
+    if (r1 > r0) {
+      trsm_left_serial<T>(true, false, l11, panel.block(r0, 0, r1 - r0, kb).transposed());
+    }
+    s.barrier();
+    if (rank == 0) {
+      if (next_kb > 0) {
+        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, next_kb);
+        next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
+        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, next_kb, first_end);
+      } else {
+        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, first_end);
+      }
+      return;
+    }
+    const index_t c0 = rank == 1 ? first_end : std::max(first_end, edge(s.rank()));
+    const index_t c1 = rank + 1 == parts ? m2 : std::max(first_end, edge(s.rank() + 1));
+    if (c1 > c0) syrk_lower_cols<T>(T(-1), panel, T(1), trailing, c0, c1);
+  });
+  return next_info;
+}
+
+}  // namespace
+
+template <class T>
+index_t potrf_lower(MatrixView<T> a, Exec& exec) {
+  const index_t n = a.rows;
+  const index_t nb = potrf_block_size<T>();
+  const std::size_t cap =
+      exec.team == nullptr
+          ? 1
+          : (exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width()));
+  const double gflops = gemm_serial_gflops(sizeof(T));
+  exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+  bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)
+  for (index_t k = 0; k < n; k += nb) {
+    const index_t kb = std::min(nb, n - k);
+    if (!diagonal_ready && factor_diagonal(a.block(k, k, kb, kb)) != 0) {
+      return replay_lapack(a, k);
+    }
+    diagonal_ready = false;
+    if (k + kb == n) break;
+    // One section plus its barrier: two dispatches' worth of cost.
+    const std::size_t width =
+        cap <= 1 ? 1
+                 : choose_width(serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops), 2, cap);
+    const bool lookahead = width > 1 && lookahead_enabled();
+    const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
+    if (update_step(a, k, kb, width, next_kb, exec) != 0) return replay_lapack(a, k + kb);
+    diagonal_ready = lookahead;
+  }
+  return 0;
+}
+template index_t potrf_lower<double>(MatrixView<double>, Exec&);
+template index_t potrf_lower<float>(MatrixView<float>, Exec&);
+
+template <class T>
+index_t potrf_lower_serial(MatrixView<T> a) {
+  Exec serial;
+  return potrf_lower(a, serial);
+}
+template index_t potrf_lower_serial<double>(MatrixView<double>);
+template index_t potrf_lower_serial<float>(MatrixView<float>);
+
+void set_potrf_block_override(index_t nb) { block_override = nb; }
+void set_potrf_lookahead_override(int enabled) { lookahead_override = enabled; }
+
+}  // namespace chol_detail
+
+template <class T>
+index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
+  using namespace chol_detail;
+  const char* routine = "potrf";
+  check_uplo(routine, uplo);
+  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
+  if (a.rows != a.cols) {
+    fail_shape(routine, "a",
+               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                   " but must be square");
+  }
+  exec.stats = {};
+  if (a.rows == 0) return 0;
+  return potrf_lower(uplo == Uplo::upper ? a.transposed() : a, exec);
+}
+
+template index_t potrf<double>(Uplo, MatrixView<double>, Exec&);
+template index_t potrf<float>(Uplo, MatrixView<float>, Exec&);
+
+}  // namespace teamla::linalg

@@ -1,0 +1,93 @@
+// workspace.cpp: growing, page-aligned buffers (see workspace.hpp).
+#include "teamla/linalg/workspace.hpp"
+
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+namespace teamla::linalg {
+
+Workspace::Workspace() = default;
+
+Workspace::~Workspace() { release(); }
+
+Workspace::Workspace(Workspace&& other) noexcept
+    : per_rank_(std::move(other.per_rank_)), shared_(std::exchange(other.shared_, Block{})) {
+  other.per_rank_.clear();
+}
+
+Workspace& Workspace::operator=(Workspace&& other) noexcept {
+  if (this != &other) {
+    release();
+    per_rank_ = std::move(other.per_rank_);
+    other.per_rank_.clear();
+    shared_ = std::exchange(other.shared_, Block{});
+  }
+  return *this;
+}
+
+void Workspace::grow(Block& block, std::size_t bytes) {
+  if (block.bytes >= bytes) {
+    return;
+  }
+  // Grow by at least 1.5x so a slowly increasing shape sequence reallocates O(log) times.
+  std::size_t want = block.bytes + block.bytes / 2;
+  if (want < bytes) {
+    want = bytes;
+  }
+  want = (want + kAlignment - 1) / kAlignment * kAlignment;
+  void* fresh = std::aligned_alloc(kAlignment, want);
+  if (fresh == nullptr) {
+    throw std::bad_alloc();
+  }
+  std::free(block.data);
+  block.data = static_cast<std::byte*>(fresh);
+  block.bytes = want;
+}
+
+void Workspace::free_block(Block& block) {
+  std::free(block.data);
+  block = Block{};
+}
+
+void Workspace::prepare(std::size_t width) {
+  if (per_rank_.size() < width * kSlots) {
+    per_rank_.resize(width * kSlots);
+  }
+}
+
+void* Workspace::buffer(std::size_t rank, Slot slot, std::size_t bytes) {
+  if (rank == 0 && per_rank_.empty()) {
+    prepare(1);
+  }
+  Block& block = per_rank_[rank * kSlots + static_cast<std::size_t>(slot)];
+  grow(block, bytes == 0 ? 1 : bytes);
+  return block.data;
+}
+
+void* Workspace::shared_buffer(std::size_t bytes) {
+  grow(shared_, bytes == 0 ? 1 : bytes);
+  return shared_.data;
+}
+
+std::size_t Workspace::reserved_bytes() const {
+  std::size_t total = shared_.bytes;
+  for (const Block& block : per_rank_) {
+    total += block.bytes;
+  }
+  return total;
+}
+
+void Workspace::release() {
+  for (Block& block : per_rank_) {
+    free_block(block);
+  }
+  free_block(shared_);
+}
+
+Workspace& thread_local_workspace() {
+  thread_local Workspace workspace;
+  return workspace;
+}
+
+}  // namespace teamla::linalg

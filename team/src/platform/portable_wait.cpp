@@ -1,0 +1,43 @@
+// portable_wait.cpp: the mutex+condvar fallback behind wait_on_word/wake_all_on_word.
+//
+// Words hash to one of a fixed set of global buckets (never freed, so a wake may name a word
+// whose owner is gone). A waiter compares the word under its bucket's mutex and then waits on
+// the bucket's condvar, which releases the mutex atomically; a waker changes the word first and
+// then takes and releases the same mutex before notifying, so a waiter is either before its
+// comparison (and sees the new value) or already waiting (and is notified).
+#include <array>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+#include "platform/futex.hpp"
+
+namespace teamla::team::platform {
+namespace {
+
+struct alignas(64) Bucket {  // one line each: unrelated words must not share a lock line
+  std::mutex mutex;
+  std::condition_variable wakeup;
+};
+
+Bucket& bucket_of(const void* address) {
+  static std::array<Bucket, 64> buckets;
+  const auto bits = reinterpret_cast<std::uintptr_t>(address);
+  return buckets[(bits >> 6) % buckets.size()];
+}
+
+}  // namespace
+
+void portable_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected) {
+  Bucket& bucket = bucket_of(&word);
+  std::unique_lock lock(bucket.mutex);
+  if (word.load(std::memory_order_seq_cst) == expected) bucket.wakeup.wait(lock);
+}
+
+void portable_wake_all(std::atomic<std::uint32_t>& word) {
+  Bucket& bucket = bucket_of(&word);
+  { std::lock_guard lock(bucket.mutex); }
+  bucket.wakeup.notify_all();
+}
+
+}  // namespace teamla::team::platform

@@ -1,0 +1,186 @@
+// pool.cpp: PoolBuilder, Pool, acquisition and the worker threads' loop.
+#include <pthread.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "pool_impl.hpp"
+#include "teamla/team/machine.hpp"
+#include "wait/staged_wait.hpp"
+
+namespace teamla::team {
+namespace {
+thread_local WorkerSlot* this_worker = nullptr;
+}  // namespace
+
+WorkerSlot* current_worker() { return this_worker; }
+
+// ---- PoolBuilder ----
+
+PoolBuilder& PoolBuilder::threads(std::size_t count) {
+  threads_ = count;
+  threads_set_ = true;
+  return *this;
+}
+PoolBuilder& PoolBuilder::thread_name(std::string prefix) {
+  name_ = std::move(prefix);
+  return *this;
+}
+PoolBuilder& PoolBuilder::on_start(std::function<void(std::size_t)> hook) {
+  on_start_ = std::move(hook);
+  return *this;
+}
+PoolBuilder& PoolBuilder::policy(WaitPolicy wait_policy) {
+  policy_ = wait_policy;
+  return *this;
+}
+PoolBuilder& PoolBuilder::tuning(const WaitTuning& wait_tuning) {
+  tuning_ = wait_tuning;
+  return *this;
+}
+
+std::size_t PoolBuilder::thread_count() const {
+  return threads_set_ ? threads_ : affinity_cpu_count();
+}
+
+std::unique_ptr<Pool> PoolBuilder::build() const {
+  const std::size_t count = thread_count();
+  if (count == 0) throw std::invalid_argument("teamla: a pool needs at least 1 thread, got 0");
+  auto impl = std::make_unique<Pool::Impl>(count, policy_, tuning_);
+  impl->name = name_;
+  impl->on_start = on_start_;
+  Pool::Impl& state = *impl;
+  std::unique_ptr<Pool> pool(new Pool(std::move(impl)));
+  for (WorkerSlot& slot : state.workers) {
+    slot.thread = std::thread([&state, &slot] {
+      this_worker = &slot;
+      const std::string full = state.name + "-" + std::to_string(slot.index);
+      pthread_setname_np(pthread_self(), full.substr(0, 15).c_str());
+      if (state.on_start) state.on_start(slot.index);
+      serve_jobs(state, slot);
+    });
+  }
+  return pool;
+}
+
+// ---- Pool::Impl ----
+
+Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning)
+    : threads(thread_count),
+      policy(wait_policy),
+      tuning(wait_tuning),
+      oversubscribed(thread_count > affinity_cpu_count()),
+      workers(thread_count - 1) {
+  idle.reserve(workers.size());
+  // Reversed so that acquire() hands out worker 0 first.
+  for (std::size_t i = workers.size(); i-- > 0;) {
+    workers[i].index = i;
+    idle.push_back(&workers[i]);
+  }
+  pressure.start(tuning, monotonic_ns());
+}
+
+void Pool::Impl::post(WorkerSlot& slot, const Job& job) {
+  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
+  // Only in a fork: the member was posted its fork job and woken, so it is on its way.
+  for (std::uint32_t poll = 0; slot.taken.load(std::memory_order_acquire) != posted; ++poll) {
+    if (poll < 1024) {
+      cpu_relax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  slot.job = job;
+  slot.posted.fetch_add(1, std::memory_order_seq_cst);
+  slot.parker.wake();
+}
+
+void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
+  std::lock_guard lock(idle_mutex);
+  // The team's first member ran last; it goes on top of the idle stack.
+  for (auto it = members.rbegin(); it != members.rend(); ++it) idle.push_back(*it);
+  members.clear();
+}
+
+bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
+  for (;;) {
+    const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
+    wait_until(pool, WaitSite::member, slot.parker,
+               [&] { return slot.posted.load(std::memory_order_acquire) != seen; });
+    const Job job = slot.job;
+    slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
+    switch (job.kind) {
+      case JobKind::stop:
+        return false;
+      case JobKind::end_nested:
+        return true;
+      case JobKind::run: {
+        Section::Shared& shared = *job.shared;
+        Section section(&shared, job.rank, shared.width);
+        try {
+          shared.fn(shared.ctx, section);
+        } catch (...) {
+          shared.fail(std::current_exception());
+        }
+        shared.done.arrive(pool.sync);  // the last touch of `shared`
+        break;
+      }
+    }
+  }
+}
+
+// ---- Pool ----
+
+Pool::Pool(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Pool::~Pool() {
+  for (WorkerSlot& slot : impl_->workers) {
+    if (slot.thread.joinable()) impl_->post(slot, Job{nullptr, 0, JobKind::stop});
+  }
+  for (WorkerSlot& slot : impl_->workers) {
+    if (slot.thread.joinable()) slot.thread.join();
+  }
+}
+
+std::size_t Pool::threads() const { return impl_->threads; }
+WaitPolicy Pool::policy() const { return impl_->policy; }
+const WaitTuning& Pool::tuning() const { return impl_->tuning; }
+
+WaitCounters Pool::counters() const {
+  const CounterCells& c = impl_->counters;
+  WaitCounters out;
+  out.join_sleeps = c.join_sleeps.load(std::memory_order_relaxed);
+  out.barrier_sleeps = c.barrier_sleeps.load(std::memory_order_relaxed);
+  out.member_parks = c.member_parks.load(std::memory_order_relaxed);
+  out.preemptions = c.preemptions.load(std::memory_order_relaxed);
+  out.throttle_activations = c.throttle_activations.load(std::memory_order_relaxed);
+  out.sections = c.sections.load(std::memory_order_relaxed);
+  return out;
+}
+
+bool Pool::throttled() const {
+  return impl_->oversubscribed || impl_->pressure.throttled_at(monotonic_ns());
+}
+
+Team Pool::acquire(std::size_t width) {
+  if (width == 0 || width > impl_->threads) {
+    throw std::invalid_argument("teamla: acquire(" + std::to_string(width) +
+                                ") needs a width in [1, " + std::to_string(impl_->threads) + "]");
+  }
+  auto members = std::make_unique<Team::Members>();
+  members->pool = impl_.get();
+  if (width > 1) {
+    members->workers.reserve(width - 1);
+    std::lock_guard lock(impl_->idle_mutex);
+    while (members->workers.size() < width - 1 && !impl_->idle.empty()) {
+      members->workers.push_back(impl_->idle.back());
+      impl_->idle.pop_back();
+    }
+  }
+  const std::size_t team_width = members->workers.size() + 1;
+  return Team(this, members.release(), team_width);
+}
+
+}  // namespace teamla::team

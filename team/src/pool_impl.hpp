@@ -1,0 +1,134 @@
+// pool_impl.hpp: the runtime-private state of a pool, its workers, teams and sections.
+//
+// Threads and ownership:
+//  - Pool::Impl is shared by the pool's workers and every team acquired from it; it outlives
+//    them all (the Pool joins its workers in its destructor and teams must be gone by then).
+//  - WorkerSlot is one worker's mailbox. Exactly one thread posts to it at a time: the leader
+//    of the team (or child team) that holds the worker, and only after the worker's previous
+//    job has completed. The worker alone reads it.
+//  - Team::Members is the reservation of a team; only its leader thread touches it.
+//  - Section::Shared lives on the leader's stack for one section; members reach it through
+//    their job and stop touching it when they arrive at its Completion.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sync/barrier.hpp"
+#include "sync/completion.hpp"
+#include "sync/parker.hpp"
+#include "sync/std_sync.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
+#include "teamla/team/wait_policy.hpp"
+#include "wait/pressure.hpp"
+
+namespace teamla::team {
+
+using Parker = sync::Parker<sync::StdSync>;
+
+enum class JobKind : std::uint8_t { run, end_nested, stop };
+
+struct Job {
+  Section::Shared* shared = nullptr;
+  std::uint32_t rank = 0;
+  JobKind kind = JobKind::run;
+};
+
+// WorkerSlot: one line-aligned mailbox per worker, so that posting to one worker does not
+// invalidate the line another worker is polling. A poster writes `job` only once the worker
+// has taken every earlier job (`taken == posted`). After a join that always holds; in a fork, a
+// child leader can post before its member has taken the fork's own job, and then waits.
+struct alignas(64) WorkerSlot {
+  std::atomic<std::uint64_t> posted{0};  // jobs posted so far; the worker polls it
+  Job job;                               // written before `posted` is bumped
+  std::atomic<std::uint64_t> taken{0};   // jobs the worker has copied out of `job`
+  Parker parker;                         // the worker sleeps here between jobs
+  std::size_t index = 0;
+  std::thread thread;
+};
+
+// CounterCells: the pool's wait counters. Relaxed RMWs; sleeps are rare and a section's
+// increment is one uncontended RMW by its leader.
+struct CounterCells {
+  std::atomic<std::uint64_t> join_sleeps{0};
+  std::atomic<std::uint64_t> barrier_sleeps{0};
+  std::atomic<std::uint64_t> member_parks{0};
+  std::atomic<std::uint64_t> preemptions{0};
+  std::atomic<std::uint64_t> throttle_activations{0};
+  std::atomic<std::uint64_t> sections{0};
+};
+
+struct Pool::Impl {
+  std::size_t threads = 1;
+  WaitPolicy policy = WaitPolicy::staged;
+  WaitTuning tuning;
+  std::string name;
+  std::function<void(std::size_t)> on_start;
+  // More pool threads than CPUs in the builder's affinity set: waits use the throttled budget.
+  bool oversubscribed = false;
+
+  std::vector<WorkerSlot> workers;  // threads - 1 of them; never resized after build
+
+  // Idle (unreserved) workers, most recently released last: acquire() takes from the back.
+  std::mutex idle_mutex;
+  std::vector<WorkerSlot*> idle;
+
+  // The one parker that leaders in join and participants in barriers sleep on. It lives here
+  // and not in the section, because the last member wakes it after the leader may have freed
+  // the section.
+  alignas(64) Parker sync;
+  alignas(64) CounterCells counters;
+  alignas(64) PressureMonitor pressure;
+
+  Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);
+  void post(WorkerSlot& slot, const Job& job);
+  void release(std::vector<WorkerSlot*>& members);
+};
+
+struct Team::Members {
+  Pool::Impl* pool = nullptr;
+  // Reserved workers in wake order: a section of width w uses the first w-1, so the members
+  // that ran last are always the ones used next (hot caches), and the tail stays parked.
+  std::vector<WorkerSlot*> workers;
+  bool borrowed = false;  // a fork's child team: its workers go back to the parent, not the pool
+};
+
+struct Section::Shared {
+  using Fn = void (*)(void*, Section&);
+  Shared(Fn body, void* context, std::size_t section_width, Pool::Impl& owner)
+      : fn(body),
+        ctx(context),
+        width(section_width),
+        pool(&owner),
+        done(static_cast<std::uint32_t>(section_width - 1)),
+        barrier(static_cast<std::uint32_t>(section_width)) {}
+
+  // fail() records the first exception and cancels the section (waking barrier sleepers).
+  void fail(std::exception_ptr exception);
+
+  Fn fn;
+  void* ctx;
+  std::size_t width;
+  Pool::Impl* pool;
+  sync::Completion<sync::StdSync> done;
+  sync::Barrier<sync::StdSync> barrier;
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // written once by the thread that set `failed`
+};
+
+// The worker-thread side: serve jobs posted to `slot` until a stop (returns false) or the end
+// of a nested fork loop (returns true).
+bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot);
+
+// current_worker() is the slot of the calling worker thread, or nullptr on other threads.
+WorkerSlot* current_worker();
+
+}  // namespace teamla::team

@@ -1,0 +1,148 @@
+// team.cpp: Team (run, fork, release), Section::barrier and section failure.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pool_impl.hpp"
+#include "wait/staged_wait.hpp"
+
+namespace teamla::team {
+
+void Section::Shared::fail(std::exception_ptr exception) {
+  if (!failed.exchange(true, std::memory_order_acq_rel)) error = std::move(exception);
+  barrier.cancel(pool->sync);
+}
+
+void Section::barrier() {
+  if (shared_ == nullptr) return;  // width 1
+  Shared& shared = *shared_;
+  if (shared.barrier.cancelled()) throw SectionCancelled();
+  const std::uint32_t ticket = shared.barrier.ticket();
+  if (shared.barrier.arrive(shared.pool->sync)) return;
+  wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, [&] {
+    return shared.barrier.passed(ticket) || shared.barrier.cancelled();
+  });
+  if (!shared.barrier.passed(ticket)) throw SectionCancelled();
+}
+
+Team::Team(Team&& other) noexcept
+    : pool_(std::exchange(other.pool_, nullptr)),
+      members_(std::exchange(other.members_, nullptr)),
+      width_(std::exchange(other.width_, 0)) {}
+
+Team& Team::operator=(Team&& other) noexcept {
+  if (this != &other) {
+    Team old(std::move(*this));
+    pool_ = std::exchange(other.pool_, nullptr);
+    members_ = std::exchange(other.members_, nullptr);
+    width_ = std::exchange(other.width_, 0);
+  }
+  return *this;
+}
+
+Team::~Team() {
+  if (members_ == nullptr || members_->borrowed) return;
+  members_->pool->release(members_->workers);
+  delete members_;
+}
+
+void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
+  if (width == 0 || width > width_) {
+    throw std::invalid_argument("teamla: section width " + std::to_string(width) +
+                                " outside [1, " + std::to_string(width_) + "] of this team");
+  }
+  if (width == 1) {
+    Section solo(nullptr, 0, 1);
+    fn(ctx, solo);
+    return;
+  }
+  Pool::Impl& pool = *members_->pool;
+  Section::Shared shared(fn, ctx, width, pool);
+  // Highest rank first: in a fork, a child leader posts to the ranks above it, and by the time
+  // it sees its own job those ranks already hold theirs, so its posts queue behind them.
+  for (std::size_t rank = width - 1; rank >= 1; --rank) {
+    pool.post(*members_->workers[rank - 1],
+              Job{&shared, static_cast<std::uint32_t>(rank), JobKind::run});
+  }
+  Section leader(&shared, 0, width);
+  try {
+    fn(ctx, leader);
+  } catch (...) {
+    shared.fail(std::current_exception());
+  }
+  wait_until(pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); });
+  pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
+  if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
+}
+
+namespace {
+
+// ForkPlan: what every participant of a fork's section needs to find its place.
+struct ForkPlan {
+  std::span<const std::size_t> widths;
+  void (*fn)(void*, std::size_t, Team&);
+  void* ctx;
+  Team::Members* parent;
+  Pool* pool;
+};
+
+// EndNested: tells a child team's members, on scope exit, to leave their nested loops.
+struct EndNested {
+  Pool::Impl& pool;
+  const std::vector<WorkerSlot*>& members;
+  ~EndNested() {
+    for (WorkerSlot* slot : members) pool.post(*slot, Job{nullptr, 0, JobKind::end_nested});
+  }
+};
+
+void run_fork_participant(const ForkPlan& plan, const Section& section) {
+  std::size_t start = 0;
+  std::size_t child = 0;
+  while (section.rank() >= start + plan.widths[child]) start += plan.widths[child++];
+  const std::size_t child_width = plan.widths[child];
+  Pool::Impl& pool = *plan.parent->pool;
+  if (section.rank() != start) {
+    // A member of child `child`: serve its leader's sections until it ends the child team.
+    WorkerSlot* self = current_worker();
+    serve_jobs(pool, *self);
+    return;
+  }
+  Team::Members members;
+  members.pool = &pool;
+  members.borrowed = true;
+  // Rank r of the fork's section runs on the parent's worker r - 1.
+  members.workers.assign(plan.parent->workers.begin() + static_cast<std::ptrdiff_t>(start),
+                         plan.parent->workers.begin() +
+                             static_cast<std::ptrdiff_t>(start + child_width - 1));
+  EndNested end{pool, members.workers};
+  Team team(plan.pool, &members, child_width);
+  plan.fn(plan.ctx, child, team);
+}
+
+}  // namespace
+
+void Team::fork_erased(std::span<const std::size_t> widths, ForkFn fn, void* ctx) {
+  if (widths.empty()) throw std::invalid_argument("teamla: fork needs at least one child width");
+  if (std::find(widths.begin(), widths.end(), std::size_t{0}) != widths.end()) {
+    throw std::invalid_argument("teamla: fork child widths must be at least 1");
+  }
+  const std::size_t total = std::accumulate(widths.begin(), widths.end(), std::size_t{0});
+  if (total > width_) {
+    throw std::invalid_argument("teamla: fork widths sum to " + std::to_string(total) +
+                                ", more than the team's width " + std::to_string(width_));
+  }
+  if (total == 1) {
+    Members members;
+    members.pool = members_ != nullptr ? members_->pool : nullptr;
+    members.borrowed = true;
+    Team solo(pool_, &members, 1);
+    fn(ctx, 0, solo);
+    return;
+  }
+  const ForkPlan plan{widths, fn, ctx, members_, pool_};
+  run(total, [&plan](Section& section) { run_fork_participant(plan, section); });
+}
+
+}  // namespace teamla::team

@@ -1,0 +1,151 @@
+// staged_wait.hpp: the one wait every thread of a pool uses: a member between sections, the
+// leader in join, and a participant in a barrier.
+//
+// wait_until(pool, site, parker, done) returns once done() is true. Under the pool's policy:
+//  - staged: spin at most spin_polls polls (one PAUSE each), or throttled_polls when the pool
+//    is oversubscribed or under warm-up pressure; then yield up to yield_polls times, ending
+//    early after a yield that took longer than `slow_yield` (docs/team.md has the measurement);
+//    then sleep on `parker`. Every phase is bounded, so no wait spins forever.
+//  - passive: sleep at once.
+//  - legacy (threadteam 0.1.3, seed 003's table): a member spins 200 ms of wall time (64 polls
+//    when oversubscribed) and then sleeps; join and barrier never sleep: a PAUSE per poll, or
+//    when oversubscribed 100 PAUSEs and then a yield per poll.
+// The waker's side is always: make done() true with a seq_cst RMW, then parker.wake().
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+#include <cstdint>
+
+#include "pool_impl.hpp"
+#include "teamla/team/machine.hpp"
+
+namespace teamla::team {
+
+enum class WaitSite : std::uint8_t { member, join, barrier };
+
+namespace detail {
+
+// 0.1.3's idle_spin: a legacy member spins this long before it parks.
+inline constexpr std::uint64_t kLegacyMemberSpinNs = 200'000'000;
+// 0.1.3's oversubscribed limits: members park after 64 polls; join/barrier pause ~100 times.
+inline constexpr std::uint32_t kLegacyOversubscribedMemberPolls = 64;
+inline constexpr std::uint32_t kLegacyOversubscribedPauses = 100;
+// A spinning waiter reads the clock once per this many polls (a power of two).
+inline constexpr std::uint32_t kClockStride = 64;
+
+inline void count_sleep(CounterCells& counters, WaitSite site) {
+  switch (site) {
+    case WaitSite::member:
+      counters.member_parks.fetch_add(1, std::memory_order_relaxed);
+      break;
+    case WaitSite::join:
+      counters.join_sleeps.fetch_add(1, std::memory_order_relaxed);
+      break;
+    case WaitSite::barrier:
+      counters.barrier_sleeps.fetch_add(1, std::memory_order_relaxed);
+      break;
+  }
+}
+
+// spin_phase() polls done() at most the budget's count; true if done() became true.
+template <class Done>
+bool spin_phase(Pool::Impl& pool, Done& done) {
+  const WaitTuning& tuning = pool.tuning;
+  std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : tuning.spin_polls;
+  PressureMonitor& pressure = pool.pressure;
+  bool watch = pressure.watching();
+  std::uint64_t last_ns = 0;
+  if (watch) {
+    last_ns = monotonic_ns();
+    watch = pressure.still_watching(last_ns);
+    if (watch && pressure.throttled_at(last_ns) && budget > tuning.throttled_polls) {
+      budget = tuning.throttled_polls;
+    }
+  }
+  for (std::uint32_t poll = 0; poll < budget; ++poll) {
+    if (done()) return true;
+    cpu_relax();
+    if (watch && (poll % kClockStride) == kClockStride - 1) {
+      const std::uint64_t now_ns = monotonic_ns();
+      if (now_ns - last_ns > pressure.preempt_gap_ns()) {
+        pool.counters.preemptions.fetch_add(1, std::memory_order_relaxed);
+        if (pressure.observe_preemption(now_ns)) {
+          pool.counters.throttle_activations.fetch_add(1, std::memory_order_relaxed);
+        }
+        break;  // it was descheduled while spinning: stop holding the CPU
+      }
+      if (pressure.throttled_at(now_ns) && budget > tuning.throttled_polls) {
+        budget = tuning.throttled_polls;
+      }
+      last_ns = now_ns;
+    }
+  }
+  return done();
+}
+
+// yield_phase() yields between polls; a yield slower than `slow_yield` ends it early.
+template <class Done>
+bool yield_phase(Pool::Impl& pool, Done& done) {
+  const WaitTuning& tuning = pool.tuning;
+  const auto slow_ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(tuning.slow_yield).count());
+  for (std::uint32_t poll = 0; poll < tuning.yield_polls; ++poll) {
+    if (done()) return true;
+    const std::uint64_t before_ns = slow_ns != 0 ? monotonic_ns() : 0;
+    sched_yield();
+    if (slow_ns != 0 && monotonic_ns() - before_ns > slow_ns) break;
+  }
+  return done();
+}
+
+// legacy_wait() reproduces 0.1.3; true if done, false if a member should now park.
+template <class Done>
+bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
+  if (site == WaitSite::member) {
+    if (pool.oversubscribed) {
+      for (std::uint32_t poll = 0; poll < kLegacyOversubscribedMemberPolls; ++poll) {
+        if (done()) return true;
+        cpu_relax();
+      }
+      return done();
+    }
+    const std::uint64_t start_ns = monotonic_ns();
+    for (std::uint32_t poll = 1;; ++poll) {
+      if (done()) return true;
+      cpu_relax();
+      if (poll % kClockStride == 0 && monotonic_ns() - start_ns > kLegacyMemberSpinNs) {
+        return done();
+      }
+    }
+  }
+  for (std::uint32_t poll = 0;; ++poll) {  // join and barrier never sleep
+    if (done()) return true;
+    if (pool.oversubscribed && poll >= kLegacyOversubscribedPauses) {
+      sched_yield();
+    } else {
+      cpu_relax();
+    }
+  }
+}
+
+}  // namespace detail
+
+template <class Done>
+void wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done) {
+  if (done()) return;
+  switch (pool.policy) {
+    case WaitPolicy::staged:
+      if (detail::spin_phase(pool, done) || detail::yield_phase(pool, done)) return;
+      break;
+    case WaitPolicy::legacy:
+      if (detail::legacy_wait(pool, site, done)) return;
+      break;
+    case WaitPolicy::passive:
+      break;
+  }
+  parker.block_until(done, [&] { detail::count_sleep(pool.counters, site); });
+}
+
+}  // namespace teamla::team

@@ -1,0 +1,190 @@
+# Tests of libteamla_blas.so (engine/blas) and of its use by the reference test programs.
+if(NOT TARGET teamla_blas)
+  return()
+endif()
+
+# --- The ABI, in-process: error reporting, edges, concurrent callers, fork. ---------------
+teamla_add_gtest(blas_errors_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_errors_test.cpp
+  LIBS teamla_blas
+  LABELS unit)
+# The program's xerbla_/cblas_xerbla must be in its dynamic symbol table to win.
+set_target_properties(blas_errors_test PROPERTIES ENABLE_EXPORTS ON)
+
+teamla_add_gtest(blas_concurrency_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_concurrency_test.cpp
+  LIBS teamla_blas Threads::Threads
+  LABELS concurrency)
+
+# fork() with threads running is outside what ThreadSanitizer supports.
+if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread")
+  teamla_add_gtest(blas_fork_test
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_fork_test.cpp
+    LIBS teamla_blas Threads::Threads
+    LABELS unit)
+endif()
+
+# Everything below preloads or dlopens the library into programs (or checks its symbol
+# table), which a sanitized build cannot do.
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+  return()
+endif()
+
+# --- The library's lifecycle and thread-count rule, through dlopen. -----------------------
+add_executable(blas_lifecycle_probe ${CMAKE_CURRENT_LIST_DIR}/blas_lifecycle_probe.cpp)
+target_link_libraries(blas_lifecycle_probe PRIVATE Threads::Threads ${CMAKE_DL_LIBS}
+                                                   teamla_warnings)
+add_dependencies(blas_lifecycle_probe teamla_blas)
+set(teamla_blas_so $<TARGET_FILE:teamla_blas>)
+foreach(mode unload exit-busy)
+  add_test(NAME blas.lifecycle.${mode}
+           COMMAND blas_lifecycle_probe ${teamla_blas_so} ${mode})
+  set_tests_properties(blas.lifecycle.${mode} PROPERTIES LABELS "unit" TIMEOUT 60)
+endforeach()
+
+# With no handler in the process, teamla's own print the reference messages (the CBLAS one
+# naming the argument as written: M is the 4th) and nothing is written.
+add_test(NAME blas.default_handlers COMMAND blas_lifecycle_probe ${teamla_blas_so} illegal)
+set_tests_properties(blas.default_handlers PROPERTIES
+  LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION
+  "On entry to DGEMM  parameter number  1 had an illegal value[\r\n]+Parameter 4 to routine cblas_dgemm was incorrect[\r\n]+outputs untouched"
+  FAIL_REGULAR_EXPRESSION "Segmentation|Abort")
+
+# Width: TEAMLA_NUM_THREADS, else OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else the
+# affinity set (taskset -c 0: one CPU).
+function(teamla_blas_width_test name width)
+  add_test(NAME blas.width.${name} COMMAND ${ARGN} $<TARGET_FILE:blas_lifecycle_probe>
+                                           ${teamla_blas_so} call)
+  set_tests_properties(blas.width.${name} PROPERTIES
+    LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "dgemm_ served by teamla \\(engine held, width ${width},")
+endfunction()
+set(teamla_blas_env ${CMAKE_COMMAND} -E env --unset=TEAMLA_NUM_THREADS
+                    --unset=OPENBLAS_NUM_THREADS --unset=OMP_NUM_THREADS TEAMLA_BLAS_VERBOSE=1)
+teamla_blas_width_test(teamla 3 ${teamla_blas_env} TEAMLA_NUM_THREADS=3 OPENBLAS_NUM_THREADS=1
+                       OMP_NUM_THREADS=1)
+teamla_blas_width_test(openblas 3 ${teamla_blas_env} OPENBLAS_NUM_THREADS=3 OMP_NUM_THREADS=1)
+teamla_blas_width_test(omp 3 ${teamla_blas_env} OMP_NUM_THREADS=3,1)
+find_program(TEAMLA_TASKSET taskset)
+if(TEAMLA_TASKSET)
+  teamla_blas_width_test(affinity 1 ${teamla_blas_env} ${TEAMLA_TASKSET} -c 0)
+endif()
+
+# --- Exactly the documented symbols are exported. -----------------------------------------
+add_test(NAME blas.exports
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh ${teamla_blas_so})
+set_tests_properties(blas.exports PROPERTIES LABELS "unit")
+
+# --- The reference test programs (Debian libblas-test, liblapack-test), preloaded. --------
+# Each runs from a copy of its input in which the routines teamla does not export are
+# switched off (F) and everything else, error exits included, stays on.
+set(teamla_blas_ref_dir /usr/lib/x86_64-linux-gnu/blas)
+set(teamla_lapack_ref_dir /usr/lib/x86_64-linux-gnu/lapack)
+set(teamla_blas_work ${CMAKE_CURRENT_BINARY_DIR}/blas_reference)
+file(MAKE_DIRECTORY ${teamla_blas_work})
+
+# teamla_blas_reference_input(<source> <copy> <routine>...): the copy with <routine>'s flag F.
+function(teamla_blas_reference_input source copy)
+  file(READ ${source} text)
+  foreach(routine IN LISTS ARGN)
+    string(REGEX REPLACE "(${routine} +)T PUT" "\\1F PUT" text "${text}")
+  endforeach()
+  file(WRITE ${copy} "${text}")
+endfunction()
+
+# teamla_blas_reference_test(<name> <program> <input> <summary> <env> <pattern>...)
+function(teamla_blas_reference_test name program input summary env)
+  add_test(NAME blas_ref.${name}
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_reference.sh ${teamla_blas_work}/${name}
+                   ${program} ${input} ${summary} ${ARGN})
+  set_tests_properties(blas_ref.${name} PROPERTIES
+    LABELS "blas-ref" TIMEOUT 300
+    ENVIRONMENT "LD_PRELOAD=${teamla_blas_so};TEAMLA_BLAS_VERBOSE=1;${env}")
+endfunction()
+
+foreach(p d s)
+  string(TOUPPER ${p} P)
+  # Fortran BLAS: xblat3d / xblat3s, summary in [ds]blat3.out.
+  if(EXISTS ${teamla_blas_ref_dir}/xblat3${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat3.in)
+    teamla_blas_reference_input(${teamla_blas_ref_dir}/${p}blat3.in
+                                ${teamla_blas_work}/${p}blat3.in ${P}SYMM ${P}TRMM ${P}SYR2K)
+    set(patterns)
+    foreach(routine ${P}GEMM ${P}TRSM ${P}SYRK)
+      string(TOLOWER ${routine} symbol)
+      list(APPEND patterns "${routine}  PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine}  PASSED THE COMPUTATIONAL TESTS"
+                           "teamla_blas: ${symbol}_ served by teamla")
+    endforeach()
+    teamla_blas_reference_test(xblat3${p} ${teamla_blas_ref_dir}/xblat3${p}
+                               ${teamla_blas_work}/${p}blat3.in ${p}blat3.out "" ${patterns})
+  endif()
+  # CBLAS: x[ds]cblat3, report on stdout. These programs take RowMajorStrg from the
+  # reference libblas.so.3 (OpenBLAS has none), so the reference BLAS directory goes first
+  # on the library path; teamla, preloaded, still comes before both.
+  if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat3 AND EXISTS ${teamla_blas_ref_dir}/${p}in3)
+    teamla_blas_reference_input(${teamla_blas_ref_dir}/${p}in3 ${teamla_blas_work}/${p}in3
+                                cblas_${p}symm cblas_${p}trmm cblas_${p}syr2k)
+    set(patterns)
+    foreach(routine cblas_${p}gemm cblas_${p}trsm cblas_${p}syrk)
+      list(APPEND patterns "${routine}  PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine}  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
+                           "${routine}  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"
+                           "teamla_blas: ${routine} served by teamla")
+    endforeach()
+    teamla_blas_reference_test(x${p}cblat3 ${teamla_blas_ref_dir}/x${p}cblat3
+                               ${teamla_blas_work}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
+                               ${patterns})
+  endif()
+  # LAPACK linear-equation tests, restricted to the PO path (Cholesky: potrf, potrs, and the
+  # system's potri/pocon/porfs/posv around them): the header of [ds]test.in, then one line.
+  if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
+    file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
+    list(SUBLIST lines 0 16 header)
+    list(GET header 15 last_header_line)
+    if(NOT last_header_line MATCHES "error exits")
+      message(WARNING "teamla: unexpected ${p}test.in layout; blas_ref.xlintst${p} is off")
+    else()
+      # The standard sizes (N up to 50), and a run at the largest the program allows
+      # (NMAX = 132), where teamla's blocked factorization and its team take part.
+      set(large_header ${header})
+      list(REMOVE_AT large_header 1 2 3 4)
+      list(INSERT large_header 1 "4                      Number of values of M"
+                                 "0 33 100 132           Values of M (row dimension)"
+                                 "4                      Number of values of N"
+                                 "0 33 100 132           Values of N (column dimension)")
+      foreach(variant "" _large)
+        if(variant STREQUAL "")
+          list(JOIN header "\n" text)
+        else()
+          list(JOIN large_header "\n" text)
+        endif()
+        file(WRITE ${teamla_blas_work}/${p}test_po${variant}.in
+             "${text}\n${P}PO    9               List types on next line if 0 < NTYPES <  9\n")
+        teamla_blas_reference_test(xlintst${p}${variant} ${teamla_lapack_ref_dir}/xlintst${p}
+                                   ${teamla_blas_work}/${p}test_po${variant}.in - ""
+                                   "${P}PO routines passed the tests of the error exits"
+                                   "All tests for ${P}PO routines passed the threshold"
+                                   "${P}PO drivers passed the tests of the error exits"
+                                   "All tests for ${P}PO drivers  passed the threshold"
+                                   "teamla_blas: ${p}potrf_ served by teamla"
+                                   "teamla_blas: ${p}potrs_ served by teamla")
+      endforeach()
+    endif()
+  endif()
+endforeach()
+
+# --- numpy (Debian's /usr/bin/python3 and python3-numpy), preloaded. ----------------------
+find_program(TEAMLA_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(TEAMLA_SYSTEM_PYTHON)
+  execute_process(COMMAND ${TEAMLA_SYSTEM_PYTHON} -c "import numpy"
+                  RESULT_VARIABLE teamla_numpy_missing OUTPUT_QUIET ERROR_QUIET)
+  if(NOT teamla_numpy_missing)
+    add_test(NAME blas_ref.numpy
+             COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/numpy_served_test.py
+                     ${teamla_blas_so})
+    set_tests_properties(blas_ref.numpy PROPERTIES LABELS "blas-ref" TIMEOUT 300)
+  else()
+    message(STATUS "teamla: numpy not found for ${TEAMLA_SYSTEM_PYTHON}: blas_ref.numpy is off")
+  endif()
+endif()

@@ -1,0 +1,37 @@
+// blas_abi.hpp: the prototypes of what libteamla_blas.so exports, as a C or Fortran caller
+// sees them (Fortran hidden string lengths omitted, as C callers do), for the tests.
+#pragma once
+
+extern "C" {
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc);
+void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
+            const float* beta, float* c, const int* ldc);
+void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const double* alpha, const double* a, const int* lda, double* b,
+            const int* ldb);
+void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* beta, double* c, const int* ldc);
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info);
+void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
+             double* b, const int* ldb, int* info);
+void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k, double alpha,
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c,
+                 int ldc);
+void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, double alpha,
+                 const double* a, int lda, double* b, int ldb);
+void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,
+                 int lda, double beta, double* c, int ldc);
+}
+
+namespace teamla::blas_test {
+// The reference cblas.h enum values.
+constexpr int kRowMajor = 101, kColMajor = 102;
+constexpr int kNoTrans = 111, kTrans = 112;
+constexpr int kUpper = 121, kLower = 122;
+constexpr int kNonUnit = 131, kUnit = 132;
+constexpr int kLeft = 141, kRight = 142;
+}  // namespace teamla::blas_test

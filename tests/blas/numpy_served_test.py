@@ -1,0 +1,80 @@
+"""numpy on teamla: numpy's BLAS and LAPACK calls are served by libteamla_blas.so.
+
+Usage: numpy_served_test.py /path/to/libteamla_blas.so
+
+numpy (Debian) links libblas.so.3 and liblapack.so.3 (the alternatives, OpenBLAS here) from
+its extension modules; LD_PRELOAD puts libteamla_blas.so ahead of them in the global symbol
+scope, so the routines it exports win and the rest stay with the system library. The script
+re-runs itself under LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the results there against
+computations that do not use BLAS (einsum), also in a child forked after the engine ran,
+and checks here that teamla's log names every routine numpy was expected to call.
+"""
+import os
+import signal
+import subprocess
+import sys
+
+EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_"]
+
+
+def compute():
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((300, 200))
+    b = rng.standard_normal((200, 250))
+    np.testing.assert_allclose(a @ b, np.einsum("ik,kj->ij", a, b), rtol=1e-10, atol=1e-10)
+
+    a32 = a.astype(np.float32)
+    b32 = b.astype(np.float32)
+    np.testing.assert_allclose(a32 @ b32, np.einsum("ik,kj->ij", a32, b32), rtol=1e-3,
+                               atol=1e-3)
+
+    # a @ a.T on the same buffer is numpy's syrk case.
+    gram = a @ a.T
+    np.testing.assert_allclose(gram, np.einsum("ik,jk->ij", a, a), rtol=1e-10, atol=1e-10)
+
+    spd = np.einsum("ik,jk->ij", a, a) + 300.0 * np.eye(300)
+    lower = np.linalg.cholesky(spd)
+    np.testing.assert_allclose(np.einsum("ik,jk->ij", lower, lower), spd, rtol=1e-10,
+                               atol=1e-8)
+    # The fork rule: a child forked after the parent's engine ran (as multiprocessing's fork
+    # start method does) computes on an engine of its own; a deadlock trips the alarm.
+    big = rng.standard_normal((320, 320))
+    expected = np.einsum("ik,kj->ij", big, big)
+    np.testing.assert_allclose(big @ big, expected, rtol=1e-10, atol=1e-10)
+    child = os.fork()
+    if child == 0:
+        signal.alarm(60)
+        ok = np.allclose(big @ big, expected, rtol=1e-10, atol=1e-10)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"forked child: {status}"
+    np.testing.assert_allclose(big @ big, expected, rtol=1e-10, atol=1e-10)
+    print("numpy results match, in the parent and in a forked child")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[2] == "--child":
+        compute()
+        return 0
+    library = os.path.abspath(sys.argv[1])
+    env = dict(os.environ, LD_PRELOAD=library, TEAMLA_BLAS_VERBOSE="1")
+    child = subprocess.run([sys.executable, __file__, library, "--child"], env=env,
+                           capture_output=True, text=True, timeout=300, check=False)
+    sys.stdout.write(child.stdout)
+    sys.stderr.write(child.stderr)
+    if child.returncode != 0:
+        print(f"FAILED: the numpy run exited with {child.returncode}")
+        return 1
+    missing = [name for name in EXPECTED
+               if f"teamla_blas: {name} served by teamla" not in child.stderr]
+    if missing:
+        print(f"FAILED: not served by teamla: {', '.join(missing)}")
+        return 1
+    print("teamla served: " + ", ".join(EXPECTED))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+// Contract covered: the concurrency rule. While one call leads the engine's team, a
+// concurrent call does not wait for it: it runs serially on its own thread (contended) and
+// returns; and many application threads sharing one engine, with busy foreign threads on the
+// same CPUs, all get correct results, with every call either leading the team or counted as
+// contended. Runs under tsan in CI (label concurrency), so sizes are small.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "engine_impl.hpp"
+#include "engine_test_util.hpp"
+#include "teamla/engine/cpu_engine.hpp"
+
+namespace teamla::engine {
+namespace {
+
+using testing::TestMatrix;
+
+class EngineConcurrency : public ::testing::TestWithParam<Mode> {};
+
+TEST_P(EngineConcurrency, ACallWhileTheTeamIsBusyRunsSeriallyWithoutWaiting) {
+  CpuEngine engine(EngineConfig{.threads = 2, .mode = GetParam()});
+  std::atomic<bool> leading{false}, release{false};
+  std::thread leader([&] {
+    engine.impl().dispatch("hold", [&](linalg::Exec&) {
+      leading.store(true);
+      while (!release.load()) std::this_thread::yield();
+    });
+  });
+  while (!leading.load()) std::this_thread::yield();
+
+  // The leader holds the team until released; this call must complete meanwhile.
+  TestMatrix<double> a(40, 30), b(30, 20), c(40, 20), expected(40, 20);
+  testing::fill_random(a, 1);
+  testing::fill_random(b, 2);
+  engine.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+  const CallStats stats = engine.last_call();
+  EXPECT_TRUE(stats.contended);
+  EXPECT_FALSE(stats.on_team);
+  EXPECT_EQ(stats.exec.max_width_used, 1u);
+  testing::reference_gemm<double>(Op::none, Op::none, 1.0, a.cview(), b.cview(), 0.0,
+                                  expected.view());
+  EXPECT_LE(testing::max_abs_diff(c.cview(), expected.cview()), testing::tolerance<double>(30));
+
+  release.store(true);
+  leader.join();
+  EXPECT_EQ(engine.counters().contended_calls, 1u);
+  // With the team free again, the next call leads it.
+  engine.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+  EXPECT_FALSE(engine.last_call().contended);
+}
+
+TEST_P(EngineConcurrency, ManyCallersShareOneEngineUnderLoad) {
+  CpuEngine engine(EngineConfig{.threads = 2, .mode = GetParam()});
+  constexpr int kCallers = 4;
+  constexpr int kCallsPerCaller = 4;
+  std::atomic<bool> stop_load{false};
+  std::atomic<std::uint64_t> burned{0};
+  // Foreign load: two threads that keep the CPUs busy, as other work in the process would.
+  std::vector<std::thread> load;
+  for (int i = 0; i < 2; ++i)
+    load.emplace_back([&] {
+      std::uint64_t spins = 0;
+      while (!stop_load.load(std::memory_order_relaxed)) ++spins;
+      burned.fetch_add(spins);
+    });
+
+  std::atomic<int> failures{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kCallers; ++t)
+    callers.emplace_back([&, t] {
+      const index_t n = 64 + 16 * t;
+      for (int call = 0; call < kCallsPerCaller; ++call) {
+        if (call % 2 == 0) {
+          TestMatrix<double> a(n, n), b(n, n), c(n, n), expected(n, n);
+          testing::fill_random(a, unsigned(t * 100 + call));
+          testing::fill_random(b, unsigned(t * 100 + call + 1));
+          engine.gemm(Op::none, Op::transpose, 1.0, a.view(), b.view(), 0.0, c.view());
+          testing::reference_gemm<double>(Op::none, Op::transpose, 1.0, a.cview(), b.cview(), 0.0,
+                                          expected.view());
+          if (testing::max_abs_diff(c.cview(), expected.cview()) > testing::tolerance<double>(n))
+            failures.fetch_add(1);
+        } else {
+          TestMatrix<double> a =
+              testing::make_spd<double>(n, Layout::col_major, unsigned(t + call));
+          TestMatrix<double> factor = a, x(n, 2), b(n, 2);
+          testing::fill_random(b, unsigned(t));
+          x.storage = b.storage;
+          engine.solve_spd(factor.view(), x.view());
+          TestMatrix<double> residual = b;
+          testing::reference_gemm<double>(Op::none, Op::none, 1.0, a.cview(), x.cview(), -1.0,
+                                          residual.view());
+          for (index_t i = 0; i < n; ++i)
+            for (index_t j = 0; j < 2; ++j)
+              if (std::abs(residual(i, j)) > 1e-9) {
+                failures.fetch_add(1);
+                return;
+              }
+        }
+      }
+    });
+  for (std::thread& caller : callers) caller.join();
+  stop_load.store(true);
+  for (std::thread& burner : load) burner.join();
+
+  EXPECT_EQ(failures.load(), 0);
+  const EngineCounters counters = engine.counters();
+  // gemm: one call; solve_spd: two (potrf, potrs).
+  const std::uint64_t expected_calls = kCallers * (kCallsPerCaller / 2) * 3;
+  EXPECT_EQ(counters.calls, expected_calls);
+  if (GetParam() == Mode::serial) {
+    EXPECT_EQ(counters.team_calls, 0u);
+  } else {
+    EXPECT_EQ(counters.team_calls + counters.contended_calls, expected_calls)
+        << "every call either leads the team or runs serially as contended";
+  }
+  EXPECT_GT(burned.load(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, EngineConcurrency,
+                         ::testing::Values(Mode::held, Mode::per_call, Mode::serial),
+                         [](const auto& mode_case) {
+                           return std::string(to_string(mode_case.param));
+                         });
+
+}  // namespace
+}  // namespace teamla::engine

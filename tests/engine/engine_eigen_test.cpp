@@ -1,0 +1,151 @@
+// Contract covered: CpuEngine works on Eigen matrices in place, without copies: Matrix, Map
+// (with an outer stride), Ref and Block, column- and row-major and mixed, double and float;
+// the view aliases the Eigen storage; an inner stride other than 1 is an InvalidArgument;
+// results match Eigen's own products and LLT.
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <vector>
+
+#include "teamla/engine/eigen.hpp"
+
+namespace teamla::engine {
+namespace {
+
+using ColD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using RowD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ColF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using RowF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+CpuEngine& engine() {
+  static CpuEngine shared(EngineConfig{.threads = 2, .mode = Mode::held});
+  return shared;
+}
+
+template <class M>
+M spd(Eigen::Index n) {
+  M g = M::Random(n, n);
+  M a = g * g.transpose() / double(n);
+  a.diagonal().array() += 1;
+  return a;
+}
+
+TEST(EngineEigen, ViewsAliasTheStorage) {
+  ColD a = ColD::Random(6, 5);
+  RowD r = RowD::Random(6, 5);
+  auto va = as_view(a);
+  EXPECT_EQ(va.data, a.data());
+  EXPECT_EQ(va.ld, 6);
+  EXPECT_EQ(va.layout, Layout::col_major);
+  auto vr = as_view(r);
+  EXPECT_EQ(vr.data, r.data());
+  EXPECT_EQ(vr.ld, 5);
+  EXPECT_EQ(vr.layout, Layout::row_major);
+  auto block = as_view(a.block(1, 2, 3, 2));
+  EXPECT_EQ(block.data, &a(1, 2));
+  EXPECT_EQ(block.ld, 6);
+  EXPECT_EQ(block.rows, 3);
+  const ColD& constant = a;
+  static_assert(std::is_same_v<decltype(as_view(constant).data), const double*>);
+}
+
+template <class MA, class MB, class MC>
+void check_gemm(double tolerance) {
+  MA a = MA::Random(130, 90);
+  MB b = MB::Random(90, 110);
+  MC c = MC::Random(130, 110);
+  const MC expected = 2 * (a * b).eval() + 0.5 * c;
+  engine().gemm(Op::none, Op::none, 2, a, b, 0.5, c);
+  EXPECT_LE((c - expected).cwiseAbs().maxCoeff(), tolerance);
+}
+
+TEST(EngineEigen, GemmInEveryLayoutCombination) {
+  check_gemm<ColD, ColD, ColD>(1e-11);
+  check_gemm<RowD, RowD, RowD>(1e-11);
+  check_gemm<RowD, ColD, ColD>(1e-11);
+  check_gemm<ColD, RowD, RowD>(1e-11);
+  check_gemm<ColF, ColF, ColF>(1e-3);
+  check_gemm<RowF, RowF, ColF>(1e-3);
+}
+
+TEST(EngineEigen, OutputsCanBeBlocksMapsAndRefs) {
+  ColD a = ColD::Random(40, 30), b = ColD::Random(30, 20);
+  ColD big = ColD::Zero(50, 30);
+  engine().gemm(Op::none, Op::none, 1.0, a, b, 0.0, big.block(5, 7, 40, 20));
+  EXPECT_LE((big.block(5, 7, 40, 20) - a * b).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_EQ(big.block(0, 0, 5, 30).cwiseAbs().maxCoeff(), 0.0) << "outside the block untouched";
+
+  std::vector<double> storage(45 * 20, 0.0);  // outer stride 45 > 40 rows
+  Eigen::Map<ColD, 0, Eigen::OuterStride<>> mapped(storage.data(), 40, 20,
+                                                   Eigen::OuterStride<>(45));
+  Eigen::Ref<const ColD> a_ref(a);
+  engine().gemm(Op::none, Op::none, 1.0, a_ref, b, 0.0, mapped);
+  EXPECT_LE((mapped - a * b).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_EQ(storage[40], 0.0) << "the padding of the map is untouched";
+
+  ColD c = ColD::Zero(40, 20);
+  Eigen::Ref<ColD> c_ref(c);
+  engine().gemm(Op::none, Op::none, 1.0, a, b, 0.0, c_ref);
+  EXPECT_LE((c - a * b).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+TEST(EngineEigen, NonUnitInnerStrideIsRejected) {
+  std::vector<double> storage(2 * 16, 1.0);
+  Eigen::Map<ColD, 0, Eigen::Stride<8, 2>> strided(storage.data(), 4, 4);
+  ColD b = ColD::Random(4, 4), c = ColD::Zero(4, 4);
+  try {
+    engine().gemm(Op::none, Op::none, 1.0, strided, b, 0.0, c);
+    ADD_FAILURE() << "an inner stride of 2 was accepted";
+  } catch (const linalg::InvalidArgument& error) {
+    EXPECT_NE(std::string(error.what()).find("inner stride 2"), std::string::npos) << error.what();
+  }
+}
+
+template <class M>
+void check_cholesky(double tolerance) {
+  const Eigen::Index n = 150;
+  const M a = spd<M>(n);
+  M factor = a;
+  ASSERT_EQ(engine().potrf(Uplo::lower, factor), 0);
+  const M lower = factor.template triangularView<Eigen::Lower>();
+  EXPECT_LE((lower * lower.transpose() - a).cwiseAbs().maxCoeff(), tolerance);
+
+  M b = M::Random(n, 3);
+  M x = b;
+  M work = a;
+  engine().solve_spd(work, x);
+  EXPECT_LE((a * x - b).cwiseAbs().maxCoeff(), tolerance * 10);
+  const M eigen_x = a.llt().solve(b);
+  EXPECT_LE((x - eigen_x).cwiseAbs().maxCoeff(), tolerance * 10);
+}
+
+TEST(EngineEigen, CholeskyAndSolveInBothLayouts) {
+  check_cholesky<ColD>(1e-11);
+  check_cholesky<RowD>(1e-11);
+  check_cholesky<ColF>(1e-3);
+  check_cholesky<RowF>(1e-3);
+}
+
+TEST(EngineEigen, TrsmAndSyrkOnEigen) {
+  const Eigen::Index n = 80;
+  RowD l = RowD::Random(n, n);
+  l.diagonal().array() = 10;
+  ColD b = ColD::Random(n, 6);
+  ColD x = b;
+  engine().trsm(Side::left, Uplo::lower, Op::none, Diag::non_unit, 1.0, l, x);
+  const RowD tri = l.triangularView<Eigen::Lower>();
+  EXPECT_LE((tri * x - b).cwiseAbs().maxCoeff(), 1e-11);
+
+  ColF a = ColF::Random(n, 30);
+  RowF c = RowF::Zero(n, n);
+  engine().syrk(Uplo::upper, Op::none, 1.0f, a, 0.0f, c);
+  const RowF expected = a * a.transpose();
+  const RowF upper = c.triangularView<Eigen::Upper>();
+  const RowF expected_upper = expected.triangularView<Eigen::Upper>();
+  EXPECT_LE((upper - expected_upper).cwiseAbs().maxCoeff(), 1e-4);
+  EXPECT_EQ(c(n - 1, 0), 0.0f) << "the lower triangle is untouched";
+}
+
+}  // namespace
+}  // namespace teamla::engine

@@ -1,0 +1,20 @@
+# TRSM, SYRK, POTRF, POTRS (label kernels). potrf_test loads reference LAPACK with dlopen to
+# compare failed factorizations; chol_eigen_test is the one Eigen translation unit.
+teamla_add_gtest(potrf_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/potrf_test.cpp
+  LIBS teamla::linalg ${CMAKE_DL_LIBS}
+  LABELS kernels)
+teamla_add_gtest(trsm_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/trsm_test.cpp
+  LIBS teamla::linalg
+  LABELS kernels)
+teamla_add_gtest(syrk_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/syrk_test.cpp
+  LIBS teamla::linalg
+  LABELS kernels)
+if(Eigen3_FOUND)
+  teamla_add_gtest(chol_eigen_test
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/chol_eigen_test.cpp
+    LIBS teamla::linalg Eigen3::Eigen
+    LABELS kernels)
+endif()

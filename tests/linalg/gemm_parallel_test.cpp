@@ -1,0 +1,156 @@
+// gemm_parallel_test.cpp: gemm on a team, and the width cost model.
+//
+// Covers: results on teams of width 2, 3 and 5 (more than the CPUs) equal the naive loop, for
+// both split modes (rows with a cooperatively packed B, columns with private packing), both
+// layouts and transposes, with default and tiny blocking (many double-buffered B panels);
+// that small problems stay inline (width 1, no section), that Exec::max_width caps the width,
+// and the choose_width() rule itself.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "../../linalg/src/isa_dispatch.hpp"
+#include "linalg/naive.hpp"
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/linalg/workspace.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg {
+namespace {
+
+struct Problem {
+  index_t m, n, k;
+  Op op_a, op_b;
+  Layout layout;
+};
+
+// run_on_team(): gemm of `p` on `team` against the naive loop; returns the stats.
+ExecStats run_on_team(team::Team* team, const Problem& p, std::size_t max_width = 0) {
+  std::mt19937_64 rng(p.m * 131 + p.n * 17 + p.k);
+  const index_t ar = p.op_a == Op::none ? p.m : p.k;
+  const index_t ac = p.op_a == Op::none ? p.k : p.m;
+  const index_t br = p.op_b == Op::none ? p.k : p.n;
+  const index_t bc = p.op_b == Op::none ? p.n : p.k;
+  const auto make = [&](index_t r, index_t c, std::vector<double>& s) {
+    s.resize(static_cast<std::size_t>(r * c));
+    test::fill_random(s, rng);
+    return p.layout == Layout::col_major ? col_major(s.data(), r, c) : row_major(s.data(), r, c);
+  };
+  std::vector<double> sa, sb, sc;
+  const MatrixView<double> a = make(ar, ac, sa);
+  const MatrixView<double> b = make(br, bc, sb);
+  const MatrixView<double> c = make(p.m, p.n, sc);
+  std::vector<double> sc_want = sc;
+  MatrixView<double> want = c;
+  want.data = sc_want.data();
+  std::vector<long double> mag;
+  test::naive_gemm<double>(p.op_a, p.op_b, 0.75, a, b, -0.5, want, &mag);
+  Exec exec;
+  exec.team = team;
+  exec.max_width = max_width;
+  gemm<double>(p.op_a, p.op_b, 0.75, a, b, -0.5, c, exec);
+  int bad = 0;
+  for (index_t j = 0; j < p.n; ++j) {
+    for (index_t i = 0; i < p.m; ++i) {
+      const long double err = std::fabs(static_cast<long double>(c(i, j)) - want(i, j));
+      if (!(err <= test::error_bound<double>(p.k, mag[i + j * p.m])) && bad++ < 5) {
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << c(i, j) << ", want " << want(i, j);
+      }
+    }
+  }
+  return exec.stats;
+}
+
+class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
+ protected:
+  void SetUp() override {
+    pool_ = team::Pool::builder().threads(GetParam()).build();
+    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
+  }
+  void TearDown() override {
+    team_.reset();
+    pool_.reset();
+    detail::clear_blocking_override();
+  }
+  std::unique_ptr<team::Pool> pool_;
+  std::unique_ptr<team::Team> team_;
+};
+
+TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
+  const std::size_t w = team_->width();
+  const Problem problems[] = {
+      {301, 157, 263, Op::none, Op::none, Layout::col_major},         // rows split
+      {64, 64, 4096, Op::none, Op::none, Layout::col_major},          // columns split
+      {97, 410, 129, Op::transpose, Op::transpose, Layout::row_major},
+      {250, 250, 250, Op::transpose, Op::none, Layout::col_major},
+      {120, 701, 77, Op::none, Op::transpose, Layout::row_major},
+  };
+  for (const Problem& p : problems) {
+    SCOPED_TRACE(::testing::Message() << p.m << "x" << p.n << "x" << p.k);
+    const ExecStats stats = run_on_team(team_.get(), p);
+    EXPECT_GT(stats.max_width_used, 1u);
+    EXPECT_LE(stats.max_width_used, w);
+    EXPECT_EQ(stats.sections, 1u);
+    EXPECT_EQ(stats.inline_regions, 0u);
+  }
+}
+
+TEST_P(GemmOnTeam, TinyBlockingCrossesManySharedPanels) {
+  detail::force_blocking(1, 16, 1, 0);
+  for (const Problem& p : {Problem{200, 64, 64, Op::none, Op::none, Layout::col_major},
+                           Problem{64, 200, 50, Op::transpose, Op::none, Layout::row_major}}) {
+    const ExecStats stats = run_on_team(team_.get(), p);
+    EXPECT_GT(stats.max_width_used, 1u);
+  }
+}
+
+TEST_P(GemmOnTeam, SmallProblemsStayInline) {
+  const ExecStats stats = run_on_team(team_.get(), {8, 8, 8, Op::none, Op::none,
+                                                    Layout::col_major});
+  EXPECT_EQ(stats.max_width_used, 1u);
+  EXPECT_EQ(stats.sections, 0u);
+  EXPECT_EQ(stats.inline_regions, 1u);
+}
+
+TEST_P(GemmOnTeam, MaxWidthCapsTheWidth) {
+  const ExecStats one = run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none,
+                                                  Layout::col_major}, 1);
+  EXPECT_EQ(one.max_width_used, 1u);
+  const ExecStats two = run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none,
+                                                  Layout::col_major}, 2);
+  EXPECT_EQ(two.max_width_used, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, GemmOnTeam, ::testing::Values(2, 3, 5));
+
+TEST(ChooseWidth, FollowsTheThreeTimesDispatchRule) {
+  const double cost2 = dispatch_cost_ns(2);
+  EXPECT_EQ(dispatch_cost_ns(1), 0.0);
+  EXPECT_GT(cost2, 0.0);
+  EXPECT_GE(dispatch_cost_ns(2, DispatchKind::parked), dispatch_cost_ns(2, DispatchKind::hot));
+  EXPECT_EQ(choose_width(1e9, 1, 1), 1u);                 // no team width: inline
+  EXPECT_EQ(choose_width(2.9 * cost2, 1, 2), 1u);         // below 3 x dispatch: inline
+  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 10, 2), 2u);   // exactly 3 x sections x cost
+  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 11, 2), 1u);   // one more section: inline
+  EXPECT_EQ(choose_width(1e9, 1, 16), 16u);               // big work: the widest gains most
+  // A width is never chosen if a narrower one is within the tie tolerance.
+  const std::size_t w = choose_width(40 * cost2, 1, 16);
+  EXPECT_GE(w, 2u);
+  EXPECT_GE(40 * cost2, 3.0 * dispatch_cost_ns(w));
+  EXPECT_EQ(choose_width(1e9, 1, 2, DispatchKind::parked), 2u);
+  EXPECT_EQ(choose_width(100e3, 1, 2, DispatchKind::parked), 1u);  // 100 us < 3 x 66 us
+}
+
+TEST(ChooseWidth, SerialEstimate) {
+  EXPECT_DOUBLE_EQ(serial_estimate_ns(2e9, 100.0), 2e7);
+  EXPECT_GT(gemm_serial_gflops(8), 0.0);
+  EXPECT_GT(gemm_serial_gflops(4), 0.0);
+}
+
+}  // namespace
+}  // namespace teamla::linalg

@@ -1,0 +1,396 @@
+// gemm_test.cpp: correctness of linalg::gemm against the naive triple loop and the reference
+// kernel, on every ISA path this CPU can run.
+//
+// Covers: random shapes (0, 1, primes, sizes around MR/NR/MC/KC boundaries), both operand
+// transposes, both layouts of A, B and C, padded leading dimensions (padding must stay
+// untouched), alpha/beta special values, the small (unpacked-A) path, tiny forced blocking
+// sizes that put every edge tile within reach of small matrices, the BLAS edge rules (NaN in
+// C with beta = 0, alpha = 0, k = 0, empty C), bad input (clear error, C untouched), and
+// workspace reuse (no growth in steady state).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../linalg/src/isa_dispatch.hpp"
+#include "linalg/naive.hpp"
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/isa.hpp"
+#include "teamla/linalg/workspace.hpp"
+
+namespace teamla::linalg {
+namespace {
+
+using detail::Isa;
+using test::naive_gemm;
+
+std::vector<Isa> available_isas() {
+  std::vector<Isa> isas;
+  for (Isa isa : {Isa::ref, Isa::avx2, Isa::avx512}) {
+    if (detail::isa_supported(isa)) {
+      isas.push_back(isa);
+    }
+  }
+  return isas;
+}
+
+// Restores the ISA and blocking overrides when a test ends, even on failure.
+struct OverrideGuard {
+  ~OverrideGuard() {
+    detail::clear_isa_override();
+    detail::clear_blocking_override();
+  }
+};
+
+// A matrix in its own storage with a padded leading dimension.
+template <class T>
+struct Stored {
+  std::vector<T> storage;
+  MatrixView<T> view;
+
+  Stored(index_t rows, index_t cols, Layout layout, index_t pad, std::mt19937_64& rng) {
+    const index_t inner = layout == Layout::col_major ? rows : cols;
+    const index_t outer = layout == Layout::col_major ? cols : rows;
+    const index_t ld = std::max<index_t>(inner, 1) + pad;
+    storage.resize(static_cast<std::size_t>(std::max<index_t>(ld * outer, 1)));
+    test::fill_random(storage, rng);
+    view = {storage.data(), rows, cols, ld, layout};
+  }
+  // Another Stored with the same storage contents, viewed the same way.
+  Stored(const Stored& other) : storage(other.storage), view(other.view) {
+    view.data = storage.data();
+  }
+  Stored& operator=(const Stored&) = delete;
+  [[nodiscard]] MatrixView<const T> cview() const { return view; }
+};
+
+struct Case {
+  index_t m, n, k;
+  Op op_a, op_b;
+  Layout la, lb, lc;
+  index_t pad;
+  double alpha, beta;
+};
+
+std::string describe(const Case& c) {
+  const auto op = [](Op o) { return o == Op::none ? "N" : "T"; };
+  const auto lay = [](Layout l) { return l == Layout::col_major ? "C" : "R"; };
+  return "m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " k=" + std::to_string(c.k) +
+         " op=" + op(c.op_a) + op(c.op_b) + " layout=" + lay(c.la) + lay(c.lb) + lay(c.lc) +
+         " pad=" + std::to_string(c.pad) + " alpha=" + std::to_string(c.alpha) +
+         " beta=" + std::to_string(c.beta) + " isa=" + std::string(active_isa());
+}
+
+// check_case(): gemm against the naive loop, elementwise with a forward error bound, and the
+// padding of C unchanged. Returns the computed C storage.
+template <class T>
+std::vector<T> check_case(const Case& cs, std::mt19937_64& rng) {
+  SCOPED_TRACE(describe(cs));
+  const Stored<T> a(cs.op_a == Op::none ? cs.m : cs.k, cs.op_a == Op::none ? cs.k : cs.m, cs.la,
+                    cs.pad, rng);
+  const Stored<T> b(cs.op_b == Op::none ? cs.k : cs.n, cs.op_b == Op::none ? cs.n : cs.k, cs.lb,
+                    cs.pad + 1, rng);
+  Stored<T> c(cs.m, cs.n, cs.lc, cs.pad, rng);
+  Stored<T> expected(c);
+  std::vector<long double> mag;
+  naive_gemm<T>(cs.op_a, cs.op_b, T(cs.alpha), a.cview(), b.cview(), T(cs.beta), expected.view,
+                &mag);
+  Exec exec;
+  gemm<T>(cs.op_a, cs.op_b, T(cs.alpha), a.cview(), b.cview(), T(cs.beta), c.view, exec);
+  EXPECT_EQ(exec.stats.max_width_used, 1u);
+
+  int reported = 0;
+  for (index_t j = 0; j < cs.n; ++j) {
+    for (index_t i = 0; i < cs.m; ++i) {
+      const long double got = c.view(i, j);
+      const long double want = expected.view(i, j);
+      const long double bound = test::error_bound<T>(cs.k, mag[i + j * cs.m]);
+      if (!(std::fabs(got - want) <= bound) && reported++ < 5) {
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << static_cast<double>(got)
+                      << ", want " << static_cast<double>(want) << " (bound "
+                      << static_cast<double>(bound) << ")";
+      }
+    }
+  }
+  // Everything outside the view (padding) is untouched: expected only wrote inside it.
+  for (std::size_t x = 0; x < c.storage.size(); ++x) {
+    const auto ld = static_cast<std::size_t>(c.view.ld);
+    const std::size_t inner = x % ld;
+    const std::size_t outer = x / ld;
+    const auto rows_in = static_cast<std::size_t>(cs.lc == Layout::col_major ? cs.m : cs.n);
+    const auto cols_in = static_cast<std::size_t>(cs.lc == Layout::col_major ? cs.n : cs.m);
+    if (inner >= rows_in || outer >= cols_in) {
+      if (c.storage[x] != expected.storage[x] && reported++ < 5) {
+        ADD_FAILURE() << "padding element " << x << " of C was written";
+      }
+    }
+  }
+  return c.storage;
+}
+
+const index_t kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 23, 24, 25, 31, 32, 33, 47,
+                          48, 49, 53, 64, 65, 71, 97, 101};
+const double kAlphas[] = {1.0, -1.0, 0.5, 2.5, 0.0};
+const double kBetas[] = {0.0, 1.0, -1.0, 0.3};
+
+Case random_case(std::mt19937_64& rng, index_t max_size) {
+  std::vector<index_t> sizes;
+  for (index_t s : kSizes) {
+    if (s <= max_size) sizes.push_back(s);
+  }
+  const auto pick = [&](auto& range) {
+    return range[std::uniform_int_distribution<std::size_t>(0, std::size(range) - 1)(rng)];
+  };
+  const auto coin = [&] { return std::uniform_int_distribution<int>(0, 1)(rng) == 1; };
+  Case c{};
+  c.m = pick(sizes);
+  c.n = pick(sizes);
+  c.k = pick(sizes);
+  c.op_a = coin() ? Op::transpose : Op::none;
+  c.op_b = coin() ? Op::transpose : Op::none;
+  c.la = coin() ? Layout::row_major : Layout::col_major;
+  c.lb = coin() ? Layout::row_major : Layout::col_major;
+  c.lc = coin() ? Layout::row_major : Layout::col_major;
+  c.pad = coin() ? 3 : 0;
+  c.alpha = pick(kAlphas);
+  c.beta = pick(kBetas);
+  return c;
+}
+
+template <class T>
+void random_sweep(int cases, index_t max_size, std::uint64_t seed) {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < cases; ++i) {
+      check_case<T>(random_case(rng, max_size), rng);
+    }
+  }
+}
+
+TEST(Gemm, RandomShapesDouble) { random_sweep<double>(300, 101, 1); }
+TEST(Gemm, RandomShapesFloat) { random_sweep<float>(300, 101, 2); }
+
+// Tiny blocking: mc = MR, kc = 3, nc = NR, so that 20 x 20 matrices cross every block and
+// micro-tile boundary, with and without the unpacked-A path.
+template <class T>
+void tiny_blocking_sweep(index_t small_n, std::uint64_t seed) {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    detail::force_blocking(1, 3, 1, small_n);
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < 200; ++i) {
+      check_case<T>(random_case(rng, 53), rng);
+    }
+  }
+}
+
+TEST(Gemm, TinyBlockingPackedDouble) { tiny_blocking_sweep<double>(0, 3); }
+TEST(Gemm, TinyBlockingPackedFloat) { tiny_blocking_sweep<float>(0, 4); }
+TEST(Gemm, TinyBlockingUnpackedADouble) { tiny_blocking_sweep<double>(1 << 20, 5); }
+TEST(Gemm, TinyBlockingUnpackedAFloat) { tiny_blocking_sweep<float>(1 << 20, 6); }
+
+// Sizes one below, at and one above the default blocking sizes of every ISA.
+template <class T>
+void blocking_boundaries() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    const detail::KernelSet<T> ks = detail::kernels<T>();
+    std::mt19937_64 rng(7);
+    const index_t mc = ks.blocking.mc;
+    const index_t kc = ks.blocking.kc;
+    const index_t mr = ks.fns.mr;
+    const index_t nr = ks.fns.nr;
+    const index_t smalln = ks.blocking.small_n;
+    for (index_t m : {mr - 1, mr + 1, mc - 1, mc, mc + 1}) {
+      for (index_t k : {kc - 1, kc + 1}) {
+        for (index_t n : {nr + 1, smalln, smalln + 1}) {
+          check_case<T>(Case{m, n, k, Op::none, Op::none, Layout::col_major, Layout::col_major,
+                             Layout::col_major, 0, 1.0, 0.5},
+                        rng);
+          check_case<T>(Case{m, n, k, Op::transpose, Op::transpose, Layout::col_major,
+                             Layout::row_major, Layout::row_major, 1, -1.0, 0.0},
+                        rng);
+        }
+      }
+    }
+  }
+}
+
+TEST(Gemm, BlockingBoundariesDouble) { blocking_boundaries<double>(); }
+TEST(Gemm, BlockingBoundariesFloat) { blocking_boundaries<float>(); }
+
+// The vector kernels agree with the reference kernel (the oracle) to rounding.
+TEST(Gemm, VectorKernelsMatchReferenceKernel) {
+  OverrideGuard guard;
+  const Case cs{77, 61, 300, Op::none, Op::transpose, Layout::col_major, Layout::col_major,
+                Layout::col_major, 2, 1.5, -0.5};
+  detail::force_isa(Isa::ref);
+  std::mt19937_64 rng_ref(11);
+  const std::vector<double> want = check_case<double>(cs, rng_ref);
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(11);
+    const std::vector<double> got = check_case<double>(cs, rng);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t x = 0; x < got.size(); ++x) {
+      ASSERT_NEAR(got[x], want[x], 1e-12 * 300) << "element " << x << " isa "
+                                                 << detail::isa_name(isa);
+    }
+  }
+}
+
+template <class T>
+std::vector<T> filled(std::size_t count, T value) {
+  return std::vector<T>(count, value);
+}
+
+TEST(Gemm, BetaZeroDoesNotReadC) {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    for (index_t n : {1, 7, 33, 100}) {
+      std::vector<double> a = filled<double>(n * n, 1.0);
+      std::vector<double> b = filled<double>(n * n, 2.0);
+      std::vector<double> c = filled<double>(n * n, std::numeric_limits<double>::quiet_NaN());
+      Exec exec;
+      gemm<double>(Op::none, Op::none, 1.0, col_major<const double>(a.data(), n, n),
+                   col_major<const double>(b.data(), n, n), 0.0, col_major(c.data(), n, n), exec);
+      for (double x : c) {
+        ASSERT_EQ(x, 2.0 * static_cast<double>(n)) << detail::isa_name(isa);
+      }
+    }
+  }
+}
+
+TEST(Gemm, AlphaZeroOnlyScalesC) {
+  const index_t n = 9;
+  std::vector<double> a = filled<double>(n * n, std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> b = a;
+  std::vector<double> c = filled<double>(n * n, 3.0);
+  Exec exec;
+  gemm<double>(Op::none, Op::none, 0.0, col_major<const double>(a.data(), n, n),
+               col_major<const double>(b.data(), n, n), 0.5, col_major(c.data(), n, n), exec);
+  for (double x : c) ASSERT_EQ(x, 1.5);
+  gemm<double>(Op::none, Op::none, 0.0, col_major<const double>(a.data(), n, n),
+               col_major<const double>(b.data(), n, n), 0.0, col_major(c.data(), n, n), exec);
+  for (double x : c) ASSERT_EQ(x, 0.0);
+}
+
+TEST(Gemm, KZeroScalesC) {
+  std::vector<float> c = filled<float>(12, 2.0F);
+  Exec exec;
+  gemm<float>(Op::none, Op::none, 1.0F, col_major<const float>(nullptr, 3, 0),
+              col_major<const float>(nullptr, 0, 4), -1.0F, col_major(c.data(), 3, 4), exec);
+  for (float x : c) ASSERT_EQ(x, -2.0F);
+  std::vector<float> nan_c = filled<float>(12, std::numeric_limits<float>::quiet_NaN());
+  gemm<float>(Op::none, Op::none, 1.0F, col_major<const float>(nullptr, 3, 0),
+              col_major<const float>(nullptr, 0, 4), 0.0F, col_major(nan_c.data(), 3, 4), exec);
+  for (float x : nan_c) ASSERT_EQ(x, 0.0F);
+}
+
+TEST(Gemm, EmptyCIsANoOp) {
+  std::vector<double> a = filled<double>(20, 1.0);
+  std::vector<double> c = filled<double>(4, std::numeric_limits<double>::quiet_NaN());
+  Exec exec;
+  gemm<double>(Op::none, Op::none, 1.0, col_major<const double>(a.data(), 0, 5),
+               col_major<const double>(a.data(), 5, 4), 1.0, col_major(c.data(), 0, 4), exec);
+  gemm<double>(Op::none, Op::none, 1.0, col_major<const double>(a.data(), 4, 5),
+               col_major<const double>(a.data(), 5, 0), 1.0, col_major(c.data(), 4, 0), exec);
+  for (double x : c) ASSERT_TRUE(std::isnan(x));
+}
+
+TEST(Gemm, BadInputThrowsAndLeavesCUntouched) {
+  std::vector<double> a = filled<double>(100, 1.0);
+  std::vector<double> c = filled<double>(100, 7.0);
+  const auto cv = [&](index_t r, index_t cc, index_t ld) {
+    return MatrixView<double>{c.data(), r, cc, ld, Layout::col_major};
+  };
+  const auto av = [&](index_t r, index_t cc, index_t ld) {
+    return MatrixView<const double>{a.data(), r, cc, ld, Layout::col_major};
+  };
+  Exec exec;
+  const auto expect_throw = [&](MatrixView<const double> A, MatrixView<const double> B,
+                                MatrixView<double> C, const char* what) {
+    try {
+      gemm<double>(Op::none, Op::none, 1.0, A, B, 0.0, C, exec);
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("teamla::gemm"), std::string::npos) << e.what();
+      EXPECT_FALSE(e.argument().empty());
+    }
+    for (double x : c) ASSERT_EQ(x, 7.0) << what;
+  };
+  expect_throw(av(-1, 3, 1), av(3, 3, 3), cv(3, 3, 3), "negative rows of A");
+  expect_throw(av(3, 3, 3), av(3, -2, 3), cv(3, 3, 3), "negative cols of B");
+  expect_throw(av(5, 3, 3), av(3, 3, 3), cv(5, 3, 5), "lda < rows");
+  expect_throw(av(3, 3, 3), av(3, 3, 2), cv(3, 3, 3), "ldb < rows");
+  expect_throw(av(3, 3, 3), av(3, 3, 3), cv(3, 3, 2), "ldc < rows");
+  expect_throw(av(3, 4, 3), av(3, 3, 3), cv(3, 3, 3), "k mismatch");
+  expect_throw(av(3, 3, 3), av(3, 3, 3), cv(4, 3, 4), "m mismatch");
+  expect_throw({nullptr, 3, 3, 3, Layout::col_major}, av(3, 3, 3), cv(3, 3, 3), "null A");
+  expect_throw(av(3, 3, 3), {nullptr, 3, 3, 3, Layout::col_major}, cv(3, 3, 3), "null B");
+  MatrixView<const double> row_a{a.data(), 3, 5, 4, Layout::row_major};
+  expect_throw(row_a, av(5, 3, 5), cv(3, 3, 3), "row-major lda < cols");
+  MatrixView<double> null_c{nullptr, 3, 3, 3, Layout::col_major};
+  EXPECT_THROW(gemm<double>(Op::none, Op::none, 1.0, av(3, 3, 3), av(3, 3, 3), 0.0, null_c, exec),
+               InvalidArgument);
+}
+
+TEST(Gemm, WorkspaceIsReusedWithoutGrowth) {
+  Workspace ws;
+  EXPECT_EQ(ws.reserved_bytes(), 0u);
+  const index_t n = 300;
+  std::vector<double> a(n * n, 0.5);
+  std::vector<double> c(n * n, 0.0);
+  Exec exec;
+  exec.workspace = &ws;
+  gemm<double>(Op::none, Op::none, 1.0, col_major<const double>(a.data(), n, n),
+               col_major<const double>(a.data(), n, n), 0.0, col_major(c.data(), n, n), exec);
+  const std::size_t after_first = ws.reserved_bytes();
+  EXPECT_GT(after_first, 0u);
+  for (int i = 0; i < 3; ++i) {
+    gemm<double>(Op::none, Op::transpose, 1.0, col_major<const double>(a.data(), n, n),
+                 col_major<const double>(a.data(), n, n), 1.0, col_major(c.data(), n, n), exec);
+  }
+  EXPECT_EQ(ws.reserved_bytes(), after_first);
+  EXPECT_EQ(c[0], 0.25 * n * 4);
+}
+
+TEST(Gemm, WorkspaceBuffersAreAlignedAndGrow) {
+  Workspace ws;
+  ws.prepare(2);
+  void* p = ws.buffer(1, Workspace::Slot::pack_a, 100);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % Workspace::kAlignment, 0u);
+  void* q = ws.buffer(1, Workspace::Slot::pack_a, 10);
+  EXPECT_EQ(p, q);
+  void* s = ws.shared_buffer(1 << 20);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s) % Workspace::kAlignment, 0u);
+  EXPECT_GE(ws.reserved_bytes(), (1u << 20) + 100u);
+  ws.release();
+  EXPECT_EQ(ws.reserved_bytes(), 0u);
+}
+
+TEST(Isa, NamesAndOverrides) {
+  OverrideGuard guard;
+  const std::string_view active = active_isa();
+  EXPECT_TRUE(active == "avx512" || active == "avx2" || active == "ref") << active;
+  EXPECT_THROW(detail::parse_isa("sse9"), std::runtime_error);
+  EXPECT_EQ(detail::parse_isa("avx2"), Isa::avx2);
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    EXPECT_EQ(active_isa(), detail::isa_name(isa));
+  }
+  if (!detail::isa_supported(Isa::avx512)) {
+    EXPECT_THROW(detail::force_isa(Isa::avx512), std::runtime_error);
+  }
+}
+
+}  // namespace
+}  // namespace teamla::linalg

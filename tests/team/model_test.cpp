@@ -1,0 +1,142 @@
+// model_test.cpp: Relacy model checks of the Parker, the join Completion and the Barrier, the
+// same templates the runtime uses. Each model must pass; each variant with its wake removed
+// must be reported as a deadlock or livelock. Exit status 0 only when all of that holds.
+#include <cstdio>
+#include <cstdint>
+
+#include "model_sync.hpp"
+#include "sync/barrier.hpp"
+#include "sync/completion.hpp"
+#include "sync/parker.hpp"
+
+namespace teamla::team::model {
+namespace {
+
+template <class Sync>
+using ParkerOf = sync::Parker<Sync>;
+
+// SilentParker: a real Parker whose wake() does nothing: the protocol's wake call removed.
+struct SilentParker : sync::Parker<RlSync> {
+  void wake() {}
+};
+
+inline auto no_hook = [] {};
+
+// One waker, `Sleepers` sleepers on one Parker (the pool's shared join/barrier parker).
+template <class Sync, unsigned Sleepers>
+struct ParkerModel : rl::test_suite<ParkerModel<Sync, Sleepers>, Sleepers + 1> {
+  sync::Parker<Sync> parker;
+  typename Sync::template Atomic<std::uint32_t> flag{0};
+  rl::var<int> payload;
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      payload($) = 42;
+      flag().store(1, Sync::release);
+      parker.wake();
+    } else {
+      parker.block_until([&] { return flag().load(Sync::acquire) == 1; }, no_hook);
+      RL_ASSERT(payload($) == 42);
+    }
+  }
+};
+
+// A leader joins two members; the members' writes must be visible after the join.
+template <class ParkerT>
+struct CompletionModel : rl::test_suite<CompletionModel<ParkerT>, 3> {
+  ParkerT parker;
+  sync::Completion<RlSync> done{2};
+  rl::var<int> results[2];
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      parker.block_until([&] { return done.finished(); }, no_hook);
+      RL_ASSERT(results[0]($) == 1 && results[1]($) == 2);
+    } else {
+      results[index - 1]($) = static_cast<int>(index);
+      done.arrive(parker);
+    }
+  }
+};
+
+// Two participants pass two consecutive barrier rounds, each reading the other's write.
+template <class ParkerT>
+struct BarrierModel : rl::test_suite<BarrierModel<ParkerT>, 2> {
+  ParkerT parker;
+  sync::Barrier<RlSync> barrier{2};
+  rl::var<int> cells[2];
+
+  void pass() {
+    const std::uint32_t ticket = barrier.ticket();
+    if (barrier.arrive(parker)) return;
+    parker.block_until([&] { return barrier.passed(ticket); }, no_hook);
+  }
+  void thread(unsigned index) {
+    for (int round = 1; round <= 2; ++round) {
+      cells[index]($) = round;
+      pass();
+      RL_ASSERT(cells[1 - index]($) == round);
+      pass();
+    }
+  }
+};
+
+// Participant 1 fails instead of arriving; participant 0, waiting in the barrier, must wake.
+template <class ParkerT>
+struct CancelModel : rl::test_suite<CancelModel<ParkerT>, 2> {
+  ParkerT parker;
+  sync::Barrier<RlSync> barrier{2};
+
+  void thread(unsigned index) {
+    if (index == 1) {
+      barrier.cancel(parker);
+      return;
+    }
+    const std::uint32_t ticket = barrier.ticket();
+    if (barrier.arrive(parker)) return;
+    parker.block_until([&] { return barrier.passed(ticket) || barrier.cancelled(); }, no_hook);
+    RL_ASSERT(barrier.cancelled());
+  }
+};
+
+int failures = 0;
+
+template <class Model>
+void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
+  rl::test_params params;
+  params.search_type = search;
+  if (search == rl::sched_random) params.iteration_count = 20000;
+  params.output_history = false;
+  std::ostringstream sink;  // Relacy's report of a found bug, printed only when unexpected
+  params.output_stream = &sink;
+  const bool passed = rl::simulate<Model>(params);
+  const bool lost_wake = params.test_result == rl::test_result_deadlock ||
+                         params.test_result == rl::test_result_livelock;
+  const bool ok = should_pass ? passed : (!passed && lost_wake);
+  std::printf("%-34s %-8s %s (%s)\n", name, should_pass ? "correct" : "no-wake",
+              ok ? "as expected" : "UNEXPECTED", rl::test_result_str(params.test_result));
+  if (!ok) {
+    std::printf("%s\n", sink.str().c_str());
+    ++failures;
+  }
+}
+
+}  // namespace
+}  // namespace teamla::team::model
+
+int main() {
+  using namespace teamla::team::model;
+  expect<ParkerModel<RlSync, 1>>("parker, 1 sleeper", true, rl::sched_full);
+  expect<ParkerModel<RlSync, 2>>("parker, 2 sleepers", true, rl::sched_full);
+  expect<ParkerModel<MuteSync, 1>>("parker, 1 sleeper", false, rl::sched_full);
+  expect<CompletionModel<teamla::team::sync::Parker<RlSync>>>("completion, 2 members", true,
+                                                              rl::sched_full);
+  expect<CompletionModel<SilentParker>>("completion, 2 members", false, rl::sched_full);
+  expect<BarrierModel<teamla::team::sync::Parker<RlSync>>>("barrier, 2 rounds", true,
+                                                           rl::sched_full);
+  expect<BarrierModel<SilentParker>>("barrier, 2 rounds", false, rl::sched_full);
+  expect<CancelModel<teamla::team::sync::Parker<RlSync>>>("barrier cancel", true, rl::sched_full);
+  expect<CancelModel<SilentParker>>("barrier cancel", false, rl::sched_full);
+  std::printf("%s\n", failures == 0 ? "all models as expected" : "MODEL CHECK FAILED");
+  return failures == 0 ? 0 : 1;
+}
