@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -100,8 +100,8 @@ std::string run_shape(GemmArm& arm, int threads, const Shape& s, int batches) {
     }
   };
   const Timing t = median_call_seconds(call, batches);
-  const double flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) *
-                       static_cast<double>(s.k);
+  const double flops =
+      2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
   const double gflops = flops / t.wall / 1e9;
   const double gflops_cpu = flops / std::max(t.cpu, 1e-12) / 1e9;
   char line[320];

@@ -100,7 +100,8 @@ int run_once(const Options& o, long n, T* a, teamla::linalg::Exec& exec) {
   const int nn = static_cast<int>(n);
   if (o.arm == "teamla") {
     const auto uplo = o.uplo == 'L' ? teamla::linalg::Uplo::lower : teamla::linalg::Uplo::upper;
-    return static_cast<int>(teamla::linalg::potrf<T>(uplo, teamla::linalg::col_major(a, n, n), exec));
+    return static_cast<int>(
+        teamla::linalg::potrf<T>(uplo, teamla::linalg::col_major(a, n, n), exec));
   }
   if (o.arm == "openblas") {
     int info = 0;

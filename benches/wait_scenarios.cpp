@@ -1,7 +1,8 @@
 // wait_scenarios: the faer#107 wait scenarios under one arm, as JSON.
 //
 //   wait_scenarios --arm legacy|staged|passive|omp [--width W] [--scenarios a,b,...]
-//                  [--iters-per-us X] [--row-seconds S] [--calls-scale F] [--json FILE]
+//                  [--iters-per-us X] [--row-seconds S] [--min-calls N] [--calls-scale F]
+//                  [--json FILE]
 //                  [--spin-polls N] [--throttled-polls N] [--yield-polls N] [--warm-ms N]
 //                  [--pressure-events N] [--preempt-gap-us N]
 //   wait_scenarios --calibrate        prints the work calibration (iterations per µs)
@@ -120,7 +121,7 @@ void print_pause_cost() {
   std::cerr << "wait_scenarios: " << why
             << "\nusage: wait_scenarios --arm legacy|staged|passive|omp [--width W] "
                "[--scenarios sections,gaps,acquire,nested] [--iters-per-us X] "
-               "[--row-seconds S] [--calls-scale F] [--json FILE] [--spin-polls N] "
+               "[--row-seconds S] [--min-calls N] [--calls-scale F] [--json FILE] [--spin-polls N] "
                "[--throttled-polls N] [--yield-polls N] [--warm-ms N] [--pressure-events N] "
                "[--preempt-gap-us N]\n"
                "       wait_scenarios --calibrate | --pause-cost\n";
@@ -155,6 +156,8 @@ int run(int argc, char** argv) {
       iterations_per_us = std::stod(value());
     } else if (arg == "--row-seconds") {
       options.row_seconds = std::stod(value());
+    } else if (arg == "--min-calls") {
+      options.min_calls = std::max<std::size_t>(1, std::stoul(value()));
     } else if (arg == "--calls-scale") {
       options.calls_scale = std::stod(value());
     } else if (arg == "--spin-polls") {

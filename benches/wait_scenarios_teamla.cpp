@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "teamla/team/pool.hpp"
@@ -53,6 +54,9 @@ class TeamlaArm {
 
   void run() {
     pool_ = build();
+    // The held rows measure a pool past its warm-up, as an application's held pool is for
+    // all but its first 200 ms; the new-pool rows measure the warm-up itself.
+    std::this_thread::sleep_for(pool_->tuning().warm_up + std::chrono::milliseconds(50));
     std::optional<Team> team(acquire_full(*pool_, options_.width));
     if (options_.wants("sections")) sections(*team);
     if (options_.wants("gaps")) gaps(*team);

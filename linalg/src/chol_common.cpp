@@ -35,8 +35,9 @@ void check_view(const char* routine, const char* name, index_t rows, index_t col
                    std::to_string(needed) + ")");
   }
   if (data == nullptr && rows > 0 && cols > 0) {
-    fail_shape(routine, n, n + " is null with a " + std::to_string(rows) + " x " +
-                               std::to_string(cols) + " shape");
+    fail_shape(
+        routine, n,
+        n + " is null with a " + std::to_string(rows) + " x " + std::to_string(cols) + " shape");
   }
 }
 
@@ -64,9 +65,9 @@ void check_op(const char* routine, const char* name, Op op) {
 
 void check_diag(const char* routine, Diag diag) {
   if (diag != Diag::non_unit && diag != Diag::unit) {
-    fail_shape(routine, "diag",
-               "diag = " + std::to_string(static_cast<int>(diag)) +
-                   " is neither non_unit nor unit");
+    fail_shape(
+        routine, "diag",
+        "diag = " + std::to_string(static_cast<int>(diag)) + " is neither non_unit nor unit");
   }
 }
 

@@ -23,7 +23,8 @@ void check_uplo(const char* routine, Uplo uplo);
 void check_side(const char* routine, Side side);
 void check_op(const char* routine, const char* name, Op op);
 void check_diag(const char* routine, Diag diag);
-[[noreturn]] void fail_shape(const char* routine, const std::string& argument, const std::string& what);
+[[noreturn]] void fail_shape(const char* routine, const std::string& argument,
+                             const std::string& what);
 
 // ---- leaf kernels, one set per ISA -------------------------------------------------------
 // The triangle `l` of a leaf solve is packed column-major (ld = k), k <= kLeafSolve, with its

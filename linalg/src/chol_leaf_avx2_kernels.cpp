@@ -1,4 +1,5 @@
-// chol_leaf_avx2_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx2 ISA (flags from the file name).
+// chol_leaf_avx2_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx2 ISA (flags from the
+// file name).
 #include <algorithm>
 #include <cmath>
 

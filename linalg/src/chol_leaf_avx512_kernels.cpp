@@ -1,4 +1,5 @@
-// chol_leaf_avx512_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx512 ISA (flags from the file name).
+// chol_leaf_avx512_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx512 ISA (flags from
+// the file name).
 #include <algorithm>
 #include <cmath>
 

@@ -1,4 +1,5 @@
-// chol_leaf_portable.cpp: the TRSM/POTRF leaf kernels compiled for the portable ISA (baseline x86-64, no flags).
+// chol_leaf_portable.cpp: the TRSM/POTRF leaf kernels compiled for the portable ISA (baseline
+// x86-64, no flags).
 #include <algorithm>
 #include <cmath>
 

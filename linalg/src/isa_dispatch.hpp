@@ -48,8 +48,8 @@ struct KernelFns {
   const char* name = "";  // e.g. "avx512_d24x8"
   int mr = 0;
   int nr = 0;
-  MicroKernel<T> packed = nullptr;      // A and B packed
-  MicroKernel<T> unpacked_a = nullptr;  // A read in place (column-major), B packed
+  MicroKernel<T> packed = nullptr;         // A and B packed
+  MicroKernel<T> unpacked_a = nullptr;     // A read in place (column-major), B packed
   MicroKernelAB<T> unpacked_ab = nullptr;  // A and B read in place (column-major)
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;

@@ -16,10 +16,10 @@ namespace teamla::linalg::detail {
 const IsaTable& isa_table_avx2() {
   static const IsaTable table{
       Isa::avx2,
-      {avx2_kernels_d8x6(), Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128,
-                                     .serial_gflops = 44.0}},
-      {avx2_kernels_s16x6(), Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128,
-                                      .serial_gflops = 94.0}},
+      {avx2_kernels_d8x6(),
+       Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128, .serial_gflops = 44.0}},
+      {avx2_kernels_s16x6(),
+       Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128, .serial_gflops = 94.0}},
   };
   return table;
 }

@@ -22,10 +22,10 @@ namespace teamla::linalg::detail {
 const IsaTable& isa_table_avx512() {
   static const IsaTable table{
       Isa::avx512,
-      {avx512_kernels_d24x8(), Blocking{.mc = 240, .kc = 256, .nc = 4096, .small_n = 256,
-                                        .serial_gflops = 45.0}},
-      {avx512_kernels_s48x8(), Blocking{.mc = 240, .kc = 512, .nc = 4096, .small_n = 256,
-                                        .serial_gflops = 95.0}},
+      {avx512_kernels_d24x8(),
+       Blocking{.mc = 240, .kc = 256, .nc = 4096, .small_n = 256, .serial_gflops = 45.0}},
+      {avx512_kernels_s48x8(),
+       Blocking{.mc = 240, .kc = 512, .nc = 4096, .small_n = 256, .serial_gflops = 95.0}},
   };
   return table;
 }

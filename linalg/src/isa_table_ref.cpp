@@ -11,10 +11,10 @@ namespace teamla::linalg::detail {
 const IsaTable& isa_table_ref() {
   static const IsaTable table{
       Isa::ref,
-      {ref_kernels_d4x4(), Blocking{.mc = 64, .kc = 256, .nc = 2048, .small_n = 0,
-                                    .serial_gflops = 8.5}},
-      {ref_kernels_s4x4(), Blocking{.mc = 64, .kc = 512, .nc = 2048, .small_n = 0,
-                                    .serial_gflops = 8.5}},
+      {ref_kernels_d4x4(),
+       Blocking{.mc = 64, .kc = 256, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
+      {ref_kernels_s4x4(),
+       Blocking{.mc = 64, .kc = 512, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
   };
   return table;
 }

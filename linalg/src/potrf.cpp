@@ -7,7 +7,10 @@
 //   2. the panel below it is solved, L21 = A21 * L11^-T (its rows split over the section);
 //   3. the trailing triangle is updated, A22 -= L21 * L21^T (balanced column ranges).
 // Steps 2 and 3 share one section with a barrier between them; the cost model picks each
-// step's width from the step's flops, so small matrices and the last steps run inline.
+// step's width from the step's flops (counting the section and its barrier), so small
+// matrices and the last steps run inline. Optional lookahead (off by default, see
+// lookahead_enabled()): rank 0 updates the next block column first and factors the next
+// diagonal block while the others finish the trailing update.
 //
 // Failure: LAPACK's dpotrf (reference, NB = 64) is left-looking, so when column j fails it
 // leaves columns before j's 64-block factored, that block as dpotrf2 leaves it, and every
@@ -37,19 +40,28 @@ constexpr index_t kLeafChol = 32;
 
 // kTileStrip: the column strips of the trailing update inside a scratch tile.
 constexpr index_t kTileStrip = 32;
+constexpr index_t kTilePanel = 256;
 
 // Bench hooks (0 / -1: the default).
 index_t block_override = 0;
 int lookahead_override = -1;
 
+// potrf_block_size(): the step width, a multiple of kLapackBlock. Serially the recursive
+// tile kernel beats the blocked steps, so the block is large; on a team smaller blocks give
+// more parallel steps. Measured (docs/cholesky.md, "Block size"), GF/s, 1 thread, medians of
+// 3 alternated runs, nb = 128 / 256 / 512: double n = 512: 36.0 / 37.8 / 39.8, n = 2048:
+// 28.6 / 28.8 / 44.4 (loaded machine; best runs 44.0 / 44.5 / 45.1); float n = 512: 71.2 /
+// 73.8 / 78.7. Two threads (quiet 16-core Xeon, taskset to 2 cores), nb = 128 / 256 / 512:
+// n = 512: 46.8 / 42.5 / 42.3, n = 1024: 75.5 / 45.7 / 30.9, n = 2048: 40.6 / 31.0 / 34.7.
 template <class T>
-index_t potrf_block_size() {
+index_t potrf_block_size(bool on_team) {
   if (block_override > 0) return block_override;
-  // Chosen by bench/potrf_blocks (docs/cholesky.md, "Block size"); multiples of kLapackBlock.
-  return sizeof(T) == 8 ? 256 : 256;
+  return on_team ? 128 : 512;
 }
 
-bool lookahead_enabled() { return lookahead_override != 0; }
+// lookahead_enabled(): off by default: on this machine the A/B against plain fork-join did
+// not show a gain above the noise (docs/cholesky.md, "Lookahead").
+bool lookahead_enabled() { return lookahead_override == 1; }
 
 index_t split_cols(index_t n) {
   const index_t half = (n / 2 + 15) / 16 * 16;
@@ -70,14 +82,23 @@ index_t potrf_tile(MatrixView<T> a) {
   if (index_t info = potrf_tile(a.block(0, 0, n1, n1)); info != 0) return info;
   MatrixView<T> a21 = a.block(n1, 0, n2, n1);
   trsm_left_serial<T>(true, false, a.block(0, 0, n1, n1), a21.transposed());
-  // The tile is scratch, so the update may write into A22's upper triangle: strips of
-  // kTileStrip columns, each one gemm from its diagonal down, waste kTileStrip/n2 of the
-  // flops and need no masked diagonal tiles.
+  // The tile is scratch, so the update may write into A22's upper triangle: panels of
+  // kTilePanel columns, each one gemm below the panel plus strips of kTileStrip columns from
+  // the diagonal down inside it. The strips waste kTileStrip/2 columns' worth of flops and
+  // need no masked diagonal tiles; the panel gemm keeps gemm's n wide (see kSyrkPanel).
   Exec serial;
-  for (index_t j = 0; j < n2; j += kTileStrip) {
-    const index_t jb = std::min(kTileStrip, n2 - j);
-    gemm<T>(Op::none, Op::transpose, T(-1), a21.block(j, 0, n2 - j, n1), a21.block(j, 0, jb, n1),
-            T(1), a.block(n1 + j, n1 + j, n2 - j, jb), serial);
+  for (index_t p = 0; p < n2; p += kTilePanel) {
+    const index_t pend = std::min(p + kTilePanel, n2);
+    for (index_t j = p; j < pend; j += kTileStrip) {
+      const index_t jb = std::min(kTileStrip, pend - j);
+      gemm<T>(Op::none, Op::transpose, T(-1), a21.block(j, 0, pend - j, n1),
+              a21.block(j, 0, jb, n1), T(1), a.block(n1 + j, n1 + j, pend - j, jb), serial);
+    }
+    if (pend < n2) {
+      gemm<T>(Op::none, Op::transpose, T(-1), a21.block(pend, 0, n2 - pend, n1),
+              a21.block(p, 0, pend - p, n1), T(1), a.block(n1 + pend, n1 + p, n2 - pend, pend - p),
+              serial);
+    }
   }
   if (index_t info = potrf_tile(a.block(n1, n1, n2, n2)); info != 0) return info + n1;
   return 0;
@@ -141,8 +162,7 @@ template <class T>
 index_t replay_lapack(MatrixView<T> a, index_t k) {
   const index_t n = a.rows;
   if (k > 0) {
-    syrk_lower_cols<T>(T(1), a.block(k, 0, n - k, k), T(1), a.block(k, k, n - k, n - k), 0,
-                       n - k);
+    syrk_lower_cols<T>(T(1), a.block(k, 0, n - k, k), T(1), a.block(k, k, n - k, n - k), 0, n - k);
   }
   if (n <= kLapackBlock) return potrf2_lapack(a);
   Exec serial;
@@ -217,10 +237,10 @@ index_t update_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width, i
   auto edge = [&](std::size_t r) -> index_t {
     if (r == 0) return 0;
     if (r >= width) return m2;
-    return column_at_area(m2,
-                          area_left(m, static_cast<double>(first_end)) +
-                              rest * static_cast<double>(r - 1) / (w - 1),
-                          16);
+    return column_at_area(
+        m2,
+        area_left(m, static_cast<double>(first_end)) + rest * static_cast<double>(r - 1) / (w - 1),
+        16);
   };
   index_t next_info = 0;
   exec.team->run(width, [&](team::Section& s) {
@@ -258,11 +278,11 @@ index_t update_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width, i
 template <class T>
 index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   const index_t n = a.rows;
-  const index_t nb = potrf_block_size<T>();
   const std::size_t cap =
-      exec.team == nullptr
-          ? 1
-          : (exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width()));
+      exec.team == nullptr ? 1
+                           : (exec.max_width == 0 ? exec.team->width()
+                                                  : std::min(exec.max_width, exec.team->width()));
+  const index_t nb = potrf_block_size<T>(cap > 1);
   const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
   bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)
@@ -307,9 +327,9 @@ index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
   check_uplo(routine, uplo);
   check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
   if (a.rows != a.cols) {
-    fail_shape(routine, "a",
-               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                   " but must be square");
+    fail_shape(
+        routine, "a",
+        "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be square");
   }
   exec.stats = {};
   if (a.rows == 0) return 0;

@@ -15,9 +15,9 @@ void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec) {
   check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
   check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
   if (a.rows != a.cols) {
-    fail_shape(routine, "a",
-               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                   " but must be square");
+    fail_shape(
+        routine, "a",
+        "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be square");
   }
   if (b.rows != a.rows) {
     fail_shape(routine, "b",

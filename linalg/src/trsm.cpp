@@ -37,7 +37,7 @@ void solve_leaf(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b) {
   }
   const LeafKernels<T>& kernels = leaf_kernels<T>();
   (lower ? kernels.solve_lower : kernels.solve_upper)(packed, rdiag, unit, k, b.data,
-                                                        b.row_stride(), b.col_stride(), b.cols);
+                                                      b.row_stride(), b.col_stride(), b.cols);
 }
 
 }  // namespace
@@ -75,10 +75,10 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
                                Exec& exec) {
   std::size_t width = 1;
   if (exec.team != nullptr) {
-    const double flops = static_cast<double>(a.rows) * static_cast<double>(a.rows) *
-                         static_cast<double>(b.cols);
-    const std::size_t cap = exec.max_width == 0 ? exec.team->width()
-                                                : std::min(exec.max_width, exec.team->width());
+    const double flops =
+        static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
+    const std::size_t cap =
+        exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width());
     width = choose_width(serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T))), 1, cap);
   }
   if (width <= 1) {
@@ -94,8 +94,8 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
     // cache lines between the slices when B's rows are contiguous.
     const index_t n = b.cols;
     auto edge = [&](std::size_t r) {
-      return std::min<index_t>(n, (n * static_cast<index_t>(r) / static_cast<index_t>(s.width()) +
-                                   15) / 16 * 16);
+      return std::min<index_t>(
+          n, (n * static_cast<index_t>(r) / static_cast<index_t>(s.width()) + 15) / 16 * 16);
     };
     const index_t c0 = s.rank() == 0 ? 0 : edge(s.rank());
     const index_t c1 = s.rank() + 1 == s.width() ? n : edge(s.rank() + 1);
@@ -111,8 +111,8 @@ template std::size_t trsm_left_parallel<float>(bool, bool, MatrixView<const floa
 }  // namespace chol_detail
 
 template <class T>
-void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
-          MatrixView<T> b, Exec& exec) {
+void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
+          Exec& exec) {
   using namespace chol_detail;
   const char* routine = "trsm";
   check_side(routine, side);
@@ -124,8 +124,8 @@ void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T>
   const index_t order = side == Side::left ? b.rows : b.cols;
   if (a.rows != order || a.cols != order) {
     fail_shape(routine, "a",
-               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                   " but must be " + std::to_string(order) + " x " + std::to_string(order) +
+               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be " +
+                   std::to_string(order) + " x " + std::to_string(order) +
                    (side == Side::left ? " (the rows of B)" : " (the columns of B)"));
   }
   exec.stats = {};
@@ -156,7 +156,7 @@ void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T>
 
 template void trsm<double>(Side, Uplo, Op, Diag, double, MatrixView<const double>,
                            MatrixView<double>, Exec&);
-template void trsm<float>(Side, Uplo, Op, Diag, float, MatrixView<const float>,
-                          MatrixView<float>, Exec&);
+template void trsm<float>(Side, Uplo, Op, Diag, float, MatrixView<const float>, MatrixView<float>,
+                          Exec&);
 
 }  // namespace teamla::linalg

@@ -7,21 +7,27 @@
 
 #include "isa_dispatch.hpp"
 #include "teamla/team/machine.hpp"
+#include "width_internal.hpp"
 
 namespace teamla::linalg {
 namespace {
 
-// Section dispatch+join cost at width 2, in ns, per kind. Provisional figures from
-// docs/MEASURING.md (AMD EPYC VM, 2 vCPUs): an empty libgomp `omp parallel` of 2 threads costs
-// ~3.1 us with its workers spinning (hot); a futex-parked thread woken from the other CPU
-// runs ~66 us later (p50) (parked). after_gap sits between: the wake of a member that has
-// left its spin and is in the yield/short-sleep phase, taken as ~20 us.
-// TODO(gemm): replace with the team runtime's own measurements (docs/team.md).
+// Section dispatch+join cost at width 2, in ns, per kind. Measured on the reference machine
+// (AMD EPYC VM, Zen 4 class, 2 vCPUs) with benches/gemm_dispatch_cost (empty sections on a
+// held team, 400 samples; docs/gemm.md has the table):
+//   hot: p50 0.14 us back to back, 11.9 us at width 3 (oversubscribed); the table keeps
+//        3.1 us, libgomp's measured region cost, as a safe upper bound of a quiet p50.
+//   after_gap: p50 1.7 us after a 1 ms gap (p90 16 ms under load); 20 us kept, the cost of a
+//        member that has left its spin for a short sleep.
+//   parked: p50 75 us quiet (docs/team.md: 69-74 us to a parked member at the default
+//        after-wake spin; MEASURING.md: futex wake ~66 us); 66 us kept.
+// The heavy tails under foreign load are handled by the observed penalty below, not here.
 constexpr double kHotNs = 3100;
 constexpr double kAfterGapNs = 20000;
 constexpr double kParkedNs = 66000;
 // Each member beyond the first adds one wake and one join arrival; taken as a third of the
-// width-2 cost (the leader's own share of a section does not grow with width).
+// width-2 cost. An estimate, not a measurement: widths > 2 cannot be measured here without
+// oversubscribing the 2 CPUs (a 16-core device run was planned but not lent).
 constexpr double kPerExtraMemberFraction = 1.0 / 3.0;
 
 double base_cost(DispatchKind kind) {
@@ -64,6 +70,7 @@ std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
 // between two records; the penalty is a heuristic, never a correctness input.
 std::atomic<double> g_penalty_ns{0.0};
 std::atomic<std::uint64_t> g_penalty_stamp_ns{0};
+std::atomic<bool> g_observe{true};
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
   if (value <= 0.0 || now <= stamp) {
@@ -80,10 +87,14 @@ double observed_section_penalty_ns() {
 }
 
 void record_section(double wall_ns, double expected_ns) {
+  if (!g_observe.load(std::memory_order_relaxed)) {
+    return;
+  }
   const std::uint64_t now = team::monotonic_ns();
   const double excess = wall_ns > expected_ns ? wall_ns - expected_ns : 0.0;
   const double current = observed_section_penalty_ns();
-  g_penalty_ns.store(0.75 * current + 0.25 * excess, std::memory_order_relaxed);
+  g_penalty_ns.store((1.0 - kPenaltyWeight) * current + kPenaltyWeight * excess,
+                     std::memory_order_relaxed);
   g_penalty_stamp_ns.store(now, std::memory_order_relaxed);
 }
 
@@ -94,6 +105,11 @@ std::size_t choose_width_observed(double serial_estimate_ns, std::size_t section
   }
   return choose_with_extra(serial_estimate_ns, sections, max_width, kind,
                            observed_section_penalty_ns());
+}
+
+void detail::set_section_observation(bool enabled) {
+  g_observe.store(enabled, std::memory_order_relaxed);
+  g_penalty_ns.store(0.0, std::memory_order_relaxed);
 }
 
 double dispatch_cost_ns(std::size_t width, DispatchKind kind) {

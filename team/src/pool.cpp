@@ -1,5 +1,6 @@
 // pool.cpp: PoolBuilder, Pool, acquisition and the worker threads' loop.
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -82,7 +83,7 @@ Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTun
   pressure.start(tuning, monotonic_ns());
 }
 
-void Pool::Impl::post(WorkerSlot& slot, const Job& job) {
+bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   // Only in a fork: the member was posted its fork job and woken, so it is on its way.
   for (std::uint32_t poll = 0; slot.taken.load(std::memory_order_acquire) != posted; ++poll) {
@@ -94,7 +95,7 @@ void Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   }
   slot.job = job;
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  slot.parker.wake();
+  return slot.parker.wake();
 }
 
 void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
@@ -105,10 +106,12 @@ void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
 }
 
 bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
+  bool short_spin = false;  // the next wait spins at most after_wake_polls
   for (;;) {
     const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
-    wait_until(pool, WaitSite::member, slot.parker,
-               [&] { return slot.posted.load(std::memory_order_acquire) != seen; });
+    wait_until(
+        pool, WaitSite::member, slot.parker,
+        [&] { return slot.posted.load(std::memory_order_acquire) != seen; }, short_spin);
     const Job job = slot.job;
     slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
     switch (job.kind) {
@@ -124,7 +127,10 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
         } catch (...) {
           shared.fail(std::current_exception());
         }
-        shared.done.arrive(pool.sync);  // the last touch of `shared`
+        // A member on its leader's CPU (the scheduler often places a woken thread beside its
+        // waker) would hold the leader off that CPU for its whole spin: it spins briefly.
+        const bool beside_leader = sched_getcpu() == shared.leader_cpu;
+        short_spin = shared.done.arrive(pool.sync) || beside_leader;  // last touch of `shared`
         break;
       }
     }

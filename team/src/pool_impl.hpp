@@ -89,7 +89,8 @@ struct Pool::Impl {
   alignas(64) PressureMonitor pressure;
 
   Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);
-  void post(WorkerSlot& slot, const Job& job);
+  // post() hands `job` to the worker; true when the worker was asleep and had to be woken.
+  bool post(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);
 };
 
@@ -120,6 +121,7 @@ struct Section::Shared {
   Pool::Impl* pool;
   sync::Completion<sync::StdSync> done;
   sync::Barrier<sync::StdSync> barrier;
+  int leader_cpu = -1;  // the leader's CPU at the start (sched_getcpu), read by members
   std::atomic<bool> failed{false};
   std::exception_ptr error;  // written once by the thread that set `failed`
 };

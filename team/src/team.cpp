@@ -1,4 +1,6 @@
 // team.cpp: Team (run, fork, release), Section::barrier and section failure.
+#include <sched.h>
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -60,11 +62,13 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   }
   Pool::Impl& pool = *members_->pool;
   Section::Shared shared(fn, ctx, width, pool);
+  shared.leader_cpu = sched_getcpu();
   // Highest rank first: in a fork, a child leader posts to the ranks above it, and by the time
   // it sees its own job those ranks already hold theirs, so its posts queue behind them.
+  bool woke_member = false;
   for (std::size_t rank = width - 1; rank >= 1; --rank) {
-    pool.post(*members_->workers[rank - 1],
-              Job{&shared, static_cast<std::uint32_t>(rank), JobKind::run});
+    woke_member |= pool.post(*members_->workers[rank - 1],
+                             Job{&shared, static_cast<std::uint32_t>(rank), JobKind::run});
   }
   Section leader(&shared, 0, width);
   try {
@@ -72,7 +76,8 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   } catch (...) {
     shared.fail(std::current_exception());
   }
-  wait_until(pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); });
+  wait_until(
+      pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); }, woke_member);
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
 }

@@ -18,6 +18,7 @@ target_include_directories(engine_concurrency_test PRIVATE ${teamla_engine_inter
 if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize")
   teamla_add_gtest(engine_alloc_test SOURCES ${teamla_engine_test_dir}/engine_alloc_test.cpp
     LIBS teamla::engine LABELS unit SERIAL)
+  target_include_directories(engine_alloc_test PRIVATE ${teamla_engine_internal})
 endif()
 
 if(TARGET Eigen3::Eigen)

@@ -67,37 +67,44 @@ TEST_P(EngineConcurrency, ManyCallersShareOneEngineUnderLoad) {
       burned.fetch_add(spins);
     });
 
+  // Each caller checks its inputs' reference once, then calls the engine kRepeats times in a
+  // row, so that the callers' engine calls overlap and the contended path is taken.
+  constexpr int kRepeats = 6;
   std::atomic<int> failures{0};
+  std::atomic<int> ready{0};
   std::vector<std::thread> callers;
   for (int t = 0; t < kCallers; ++t)
     callers.emplace_back([&, t] {
       const index_t n = 64 + 16 * t;
+      ready.fetch_add(1);
+      while (ready.load() < kCallers) std::this_thread::yield();
       for (int call = 0; call < kCallsPerCaller; ++call) {
         if (call % 2 == 0) {
           TestMatrix<double> a(n, n), b(n, n), c(n, n), expected(n, n);
           testing::fill_random(a, unsigned(t * 100 + call));
           testing::fill_random(b, unsigned(t * 100 + call + 1));
-          engine.gemm(Op::none, Op::transpose, 1.0, a.view(), b.view(), 0.0, c.view());
           testing::reference_gemm<double>(Op::none, Op::transpose, 1.0, a.cview(), b.cview(), 0.0,
                                           expected.view());
-          if (testing::max_abs_diff(c.cview(), expected.cview()) > testing::tolerance<double>(n))
-            failures.fetch_add(1);
+          for (int repeat = 0; repeat < kRepeats; ++repeat) {
+            engine.gemm(Op::none, Op::transpose, 1.0, a.view(), b.view(), 0.0, c.view());
+            if (testing::max_abs_diff(c.cview(), expected.cview()) > testing::tolerance<double>(n))
+              failures.fetch_add(1);
+          }
         } else {
-          TestMatrix<double> a =
+          const TestMatrix<double> a =
               testing::make_spd<double>(n, Layout::col_major, unsigned(t + call));
-          TestMatrix<double> factor = a, x(n, 2), b(n, 2);
+          TestMatrix<double> b(n, 2);
           testing::fill_random(b, unsigned(t));
-          x.storage = b.storage;
-          engine.solve_spd(factor.view(), x.view());
-          TestMatrix<double> residual = b;
-          testing::reference_gemm<double>(Op::none, Op::none, 1.0, a.cview(), x.cview(), -1.0,
-                                          residual.view());
-          for (index_t i = 0; i < n; ++i)
-            for (index_t j = 0; j < 2; ++j)
-              if (std::abs(residual(i, j)) > 1e-9) {
-                failures.fetch_add(1);
-                return;
-              }
+          for (int repeat = 0; repeat < kRepeats; ++repeat) {
+            TestMatrix<double> factor = a, x = b;
+            engine.solve_spd(factor.view(), x.view());
+            TestMatrix<double> residual = b;
+            testing::reference_gemm<double>(Op::none, Op::none, 1.0, a.cview(), x.cview(), -1.0,
+                                            residual.view());
+            for (index_t i = 0; i < n; ++i)
+              for (index_t j = 0; j < 2; ++j)
+                if (std::abs(residual(i, j)) > 1e-9) failures.fetch_add(1);
+          }
         }
       }
     });
@@ -108,7 +115,7 @@ TEST_P(EngineConcurrency, ManyCallersShareOneEngineUnderLoad) {
   EXPECT_EQ(failures.load(), 0);
   const EngineCounters counters = engine.counters();
   // gemm: one call; solve_spd: two (potrf, potrs).
-  const std::uint64_t expected_calls = kCallers * (kCallsPerCaller / 2) * 3;
+  const std::uint64_t expected_calls = kCallers * (kCallsPerCaller / 2) * 3 * kRepeats;
   EXPECT_EQ(counters.calls, expected_calls);
   if (GetParam() == Mode::serial) {
     EXPECT_EQ(counters.team_calls, 0u);
@@ -117,6 +124,7 @@ TEST_P(EngineConcurrency, ManyCallersShareOneEngineUnderLoad) {
         << "every call either leads the team or runs serially as contended";
   }
   EXPECT_GT(burned.load(), 0u);
+  RecordProperty("contended_calls", std::to_string(counters.contended_calls));
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, EngineConcurrency,

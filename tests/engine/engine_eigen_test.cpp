@@ -1,7 +1,7 @@
 // Contract covered: CpuEngine works on Eigen matrices in place, without copies: Matrix, Map
-// (with an outer stride), Ref and Block, column- and row-major and mixed, double and float;
-// the view aliases the Eigen storage; an inner stride other than 1 is an InvalidArgument;
-// results match Eigen's own products and LLT.
+// (with an outer stride), Ref, Block and transpose(), column- and row-major and mixed, double
+// and float; the view aliases the Eigen storage; an inner stride other than 1 is an
+// InvalidArgument; results match Eigen's own products and LLT.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -88,6 +88,15 @@ TEST(EngineEigen, OutputsCanBeBlocksMapsAndRefs) {
   Eigen::Ref<ColD> c_ref(c);
   engine().gemm(Op::none, Op::none, 1.0, a, b, 0.0, c_ref);
   EXPECT_LE((c - a * b).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+TEST(EngineEigen, TransposedExpressionsAreViewsToo) {
+  ColD a = ColD::Random(70, 50), b = ColD::Random(70, 40);
+  ColD c = ColD::Zero(50, 40);
+  // a.transpose() has direct access: a row-major view of a's storage, no copy.
+  EXPECT_EQ(as_view(a.transpose()).data, a.data());
+  engine().gemm(Op::none, Op::none, 1.0, a.transpose(), b, 0.0, c);
+  EXPECT_LE((c - a.transpose() * b).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 TEST(EngineEigen, NonUnitInnerStrideIsRejected) {

@@ -43,8 +43,8 @@ struct Padded {
 
 inline std::vector<linalg::detail::Isa> supported_isas() {
   std::vector<linalg::detail::Isa> isas;
-  for (auto isa : {linalg::detail::Isa::ref, linalg::detail::Isa::avx2,
-                   linalg::detail::Isa::avx512}) {
+  for (auto isa :
+       {linalg::detail::Isa::ref, linalg::detail::Isa::avx2, linalg::detail::Isa::avx512}) {
     if (linalg::detail::isa_supported(isa)) isas.push_back(isa);
   }
   return isas;

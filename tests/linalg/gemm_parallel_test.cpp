@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../linalg/src/isa_dispatch.hpp"
+#include "../../linalg/src/width_internal.hpp"
 #include "linalg/naive.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
@@ -69,6 +70,7 @@ ExecStats run_on_team(team::Team* team, const Problem& p, std::size_t max_width 
 class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
  protected:
   void SetUp() override {
+    detail::set_section_observation(false);  // width decisions from the table only
     pool_ = team::Pool::builder().threads(GetParam()).build();
     team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
   }
@@ -76,6 +78,7 @@ class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
     team_.reset();
     pool_.reset();
     detail::clear_blocking_override();
+    detail::set_section_observation(true);
   }
   std::unique_ptr<team::Pool> pool_;
   std::unique_ptr<team::Team> team_;
@@ -84,14 +87,15 @@ class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
 TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
   const std::size_t w = team_->width();
   const Problem problems[] = {
-      {301, 157, 263, Op::none, Op::none, Layout::col_major},         // rows split
-      {64, 64, 4096, Op::none, Op::none, Layout::col_major},          // columns split
+      {301, 157, 263, Op::none, Op::none, Layout::col_major},  // rows split
+      {64, 64, 4096, Op::none, Op::none, Layout::col_major},   // columns split
       {97, 410, 129, Op::transpose, Op::transpose, Layout::row_major},
       {250, 250, 250, Op::transpose, Op::none, Layout::col_major},
       {120, 701, 77, Op::none, Op::transpose, Layout::row_major},
   };
   for (const Problem& p : problems) {
-    SCOPED_TRACE(::testing::Message() << p.m << "x" << p.n << "x" << p.k);
+    SCOPED_TRACE(::testing::Message() << p.m << "x" << p.n << "x" << p.k << " penalty "
+                                      << observed_section_penalty_ns());
     const ExecStats stats = run_on_team(team_.get(), p);
     EXPECT_GT(stats.max_width_used, 1u);
     EXPECT_LE(stats.max_width_used, w);
@@ -110,19 +114,19 @@ TEST_P(GemmOnTeam, TinyBlockingCrossesManySharedPanels) {
 }
 
 TEST_P(GemmOnTeam, SmallProblemsStayInline) {
-  const ExecStats stats = run_on_team(team_.get(), {8, 8, 8, Op::none, Op::none,
-                                                    Layout::col_major});
+  const ExecStats stats =
+      run_on_team(team_.get(), {8, 8, 8, Op::none, Op::none, Layout::col_major});
   EXPECT_EQ(stats.max_width_used, 1u);
   EXPECT_EQ(stats.sections, 0u);
   EXPECT_EQ(stats.inline_regions, 1u);
 }
 
 TEST_P(GemmOnTeam, MaxWidthCapsTheWidth) {
-  const ExecStats one = run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none,
-                                                  Layout::col_major}, 1);
+  const ExecStats one =
+      run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none, Layout::col_major}, 1);
   EXPECT_EQ(one.max_width_used, 1u);
-  const ExecStats two = run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none,
-                                                  Layout::col_major}, 2);
+  const ExecStats two =
+      run_on_team(team_.get(), {300, 300, 300, Op::none, Op::none, Layout::col_major}, 2);
   EXPECT_EQ(two.max_width_used, 2u);
 }
 
@@ -133,17 +137,41 @@ TEST(ChooseWidth, FollowsTheThreeTimesDispatchRule) {
   EXPECT_EQ(dispatch_cost_ns(1), 0.0);
   EXPECT_GT(cost2, 0.0);
   EXPECT_GE(dispatch_cost_ns(2, DispatchKind::parked), dispatch_cost_ns(2, DispatchKind::hot));
-  EXPECT_EQ(choose_width(1e9, 1, 1), 1u);                 // no team width: inline
-  EXPECT_EQ(choose_width(2.9 * cost2, 1, 2), 1u);         // below 3 x dispatch: inline
-  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 10, 2), 2u);   // exactly 3 x sections x cost
-  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 11, 2), 1u);   // one more section: inline
-  EXPECT_EQ(choose_width(1e9, 1, 16), 16u);               // big work: the widest gains most
+  EXPECT_EQ(choose_width(1e9, 1, 1), 1u);                // no team width: inline
+  EXPECT_EQ(choose_width(2.9 * cost2, 1, 2), 1u);        // below 3 x dispatch: inline
+  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 10, 2), 2u);  // exactly 3 x sections x cost
+  EXPECT_EQ(choose_width(3.0 * cost2 * 10, 11, 2), 1u);  // one more section: inline
+  EXPECT_EQ(choose_width(1e9, 1, 16), 16u);              // big work: the widest gains most
   // A width is never chosen if a narrower one is within the tie tolerance.
   const std::size_t w = choose_width(40 * cost2, 1, 16);
   EXPECT_GE(w, 2u);
   EXPECT_GE(40 * cost2, 3.0 * dispatch_cost_ns(w));
   EXPECT_EQ(choose_width(1e9, 1, 2, DispatchKind::parked), 2u);
   EXPECT_EQ(choose_width(100e3, 1, 2, DispatchKind::parked), 1u);  // 100 us < 3 x 66 us
+}
+
+TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
+  detail::set_section_observation(true);
+  const double cost2 = dispatch_cost_ns(2);
+  const double work = 10 * cost2;  // pays at the table's cost
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
+  // A section that took 5 ms more than expected (a preempted member).
+  for (int i = 0; i < 4; ++i) {
+    record_section(5e6 + work / 2, work / 2);
+  }
+  EXPECT_GT(observed_section_penalty_ns(), 1e6);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
+  EXPECT_EQ(choose_width(work, 1, 2), 2u);           // the pure rule is unaffected
+  EXPECT_EQ(choose_width_observed(1e12, 1, 2), 2u);  // big work still goes wide
+  // Quiet sections bring it back down.
+  for (int i = 0; i < 80; ++i) {
+    record_section(work / 2, work / 2);
+  }
+  EXPECT_LT(observed_section_penalty_ns(), cost2);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
+  detail::set_section_observation(false);
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  detail::set_section_observation(true);
 }
 
 TEST(ChooseWidth, SerialEstimate) {

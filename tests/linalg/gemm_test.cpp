@@ -109,9 +109,9 @@ std::vector<T> check_case(const Case& cs, std::mt19937_64& rng) {
       const long double want = expected.view(i, j);
       const long double bound = test::error_bound<T>(cs.k, mag[i + j * cs.m]);
       if (!(std::fabs(got - want) <= bound) && reported++ < 5) {
-        ADD_FAILURE() << "C(" << i << "," << j << ") = " << static_cast<double>(got)
-                      << ", want " << static_cast<double>(want) << " (bound "
-                      << static_cast<double>(bound) << ")";
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << static_cast<double>(got) << ", want "
+                      << static_cast<double>(want) << " (bound " << static_cast<double>(bound)
+                      << ")";
       }
     }
   }
@@ -131,8 +131,8 @@ std::vector<T> check_case(const Case& cs, std::mt19937_64& rng) {
   return c.storage;
 }
 
-const index_t kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 23, 24, 25, 31, 32, 33, 47,
-                          48, 49, 53, 64, 65, 71, 97, 101};
+const index_t kSizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  11, 13, 16, 17, 23, 24,
+                          25, 31, 32, 33, 47, 48, 49, 53, 64, 65, 71, 97, 101};
 const double kAlphas[] = {1.0, -1.0, 0.5, 2.5, 0.0};
 const double kBetas[] = {0.0, 1.0, -1.0, 0.3};
 
@@ -229,8 +229,17 @@ TEST(Gemm, BlockingBoundariesFloat) { blocking_boundaries<float>(); }
 // The vector kernels agree with the reference kernel (the oracle) to rounding.
 TEST(Gemm, VectorKernelsMatchReferenceKernel) {
   OverrideGuard guard;
-  const Case cs{77, 61, 300, Op::none, Op::transpose, Layout::col_major, Layout::col_major,
-                Layout::col_major, 2, 1.5, -0.5};
+  const Case cs{77,
+                61,
+                300,
+                Op::none,
+                Op::transpose,
+                Layout::col_major,
+                Layout::col_major,
+                Layout::col_major,
+                2,
+                1.5,
+                -0.5};
   detail::force_isa(Isa::ref);
   std::mt19937_64 rng_ref(11);
   const std::vector<double> want = check_case<double>(cs, rng_ref);
@@ -240,8 +249,8 @@ TEST(Gemm, VectorKernelsMatchReferenceKernel) {
     const std::vector<double> got = check_case<double>(cs, rng);
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t x = 0; x < got.size(); ++x) {
-      ASSERT_NEAR(got[x], want[x], 1e-12 * 300) << "element " << x << " isa "
-                                                 << detail::isa_name(isa);
+      ASSERT_NEAR(got[x], want[x], 1e-12 * 300)
+          << "element " << x << " isa " << detail::isa_name(isa);
     }
   }
 }

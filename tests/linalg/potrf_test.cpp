@@ -25,7 +25,8 @@ using linalg::Uplo;
 
 template <class T>
 long double tolerance(index_t n) {
-  return 8.0L * std::numeric_limits<T>::epsilon() * static_cast<long double>(std::max<index_t>(n, 1));
+  return 8.0L * std::numeric_limits<T>::epsilon() *
+         static_cast<long double>(std::max<index_t>(n, 1));
 }
 
 // The factor F (lower: L; upper: U^T) read from the chosen triangle.
@@ -60,7 +61,10 @@ long double residual(const Padded<T>& a, const Padded<T>& f, Uplo uplo) {
   std::vector<long double> x(n), y(n), z(n);
   for (int probe = 0; probe < 6; ++probe) {
     long double xn = 0;
-    for (auto& v : x) { v = dist(rng); xn = std::max(xn, std::fabs(v)); }
+    for (auto& v : x) {
+      v = dist(rng);
+      xn = std::max(xn, std::fabs(v));
+    }
     for (index_t i = 0; i < n; ++i) {  // y = F^T x
       long double s = 0;
       for (index_t p = i; p < n; ++p) s += factor_at(f, uplo, p, i) * x[p];
@@ -82,9 +86,9 @@ long double residual(const Padded<T>& a, const Padded<T>& f, Uplo uplo) {
 template <class T>
 void check_factor(index_t n, Uplo uplo, Layout layout, index_t pad, Exec& exec,
                   std::uint64_t seed) {
-  SCOPED_TRACE(::testing::Message() << "n=" << n << " uplo=" << (uplo == Uplo::lower ? "L" : "U")
-                                    << " layout=" << layout_name(layout) << " pad=" << pad
-                                    << " bytes=" << sizeof(T));
+  SCOPED_TRACE(::testing::Message()
+               << "n=" << n << " uplo=" << (uplo == Uplo::lower ? "L" : "U")
+               << " layout=" << layout_name(layout) << " pad=" << pad << " bytes=" << sizeof(T));
   std::mt19937_64 rng(seed);
   Padded<T> a(n, n, layout, pad, T(-777));
   random_spd(a, rng);
@@ -103,8 +107,8 @@ void check_factor(index_t n, Uplo uplo, Layout layout, index_t pad, Exec& exec,
   EXPECT_LE(residual(a, f, uplo), tolerance<T>(n));
 }
 
-const index_t kSizes[] = {0, 1, 2, 3, 7, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129,
-                          255, 256, 257, 300};
+const index_t kSizes[] = {0,  1,   2,   3,   7,   31,  32,  33,  63, 64,
+                          65, 100, 127, 128, 129, 255, 256, 257, 300};
 
 TEST(Potrf, ResidualSmallAndMediumEveryIsa) {
   for (auto isa : supported_isas()) {
@@ -158,8 +162,8 @@ using PotrfFn = void (*)(const char*, const int*, T*, const int*, int*, std::siz
 
 template <class T>
 PotrfFn<T> reference_potrf() {
-  static void* lib = dlopen("/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3",
-                            RTLD_NOW | RTLD_LOCAL);
+  static void* lib =
+      dlopen("/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) return nullptr;
   return reinterpret_cast<PotrfFn<T>>(dlsym(lib, sizeof(T) == 8 ? "dpotrf_" : "spotrf_"));
 }
@@ -206,7 +210,8 @@ void check_failure(index_t n, index_t c, bool nan, Uplo uplo, Layout layout, Exe
         ASSERT_TRUE(std::isnan(mine)) << i << "," << j;
         continue;
       }
-      ASSERT_LE(std::fabs((long double)mine - theirs), tol * std::max(1.0L, std::fabs((long double)theirs)))
+      ASSERT_LE(std::fabs((long double)mine - theirs),
+                tol * std::max(1.0L, std::fabs((long double)theirs)))
           << "element " << i << "," << j << " mine " << mine << " lapack " << theirs;
     }
   }
@@ -215,9 +220,20 @@ void check_failure(index_t n, index_t c, bool nan, Uplo uplo, Layout layout, Exe
 TEST(Potrf, InfoExactAndStateMatchesLapack) {
   for (auto isa : supported_isas()) {
     IsaScope scope(isa);
-    for (auto [n, c] : std::vector<std::pair<index_t, index_t>>{
-             {1, 0}, {2, 1}, {40, 0}, {40, 17}, {64, 63}, {65, 64}, {130, 70}, {300, 0},
-             {300, 63}, {300, 64}, {300, 200}, {300, 256}, {600, 299}, {600, 599}}) {
+    for (auto [n, c] : std::vector<std::pair<index_t, index_t>>{{1, 0},
+                                                                {2, 1},
+                                                                {40, 0},
+                                                                {40, 17},
+                                                                {64, 63},
+                                                                {65, 64},
+                                                                {130, 70},
+                                                                {300, 0},
+                                                                {300, 63},
+                                                                {300, 64},
+                                                                {300, 200},
+                                                                {300, 256},
+                                                                {600, 299},
+                                                                {600, 599}}) {
       Exec exec;
       check_failure<double>(n, c, false, Uplo::lower, Layout::col_major, exec);
       check_failure<double>(n, c, true, Uplo::upper, Layout::col_major, exec);
@@ -274,9 +290,9 @@ TEST(Potrf, BlockSizesLookaheadAndForkJoin) {
 
 template <class T>
 void check_solve(index_t n, index_t nrhs, Uplo uplo, Layout layout, Exec& exec) {
-  SCOPED_TRACE(::testing::Message() << "n=" << n << " nrhs=" << nrhs << " uplo="
-                                    << (uplo == Uplo::lower ? "L" : "U") << " layout="
-                                    << layout_name(layout) << " bytes=" << sizeof(T));
+  SCOPED_TRACE(::testing::Message()
+               << "n=" << n << " nrhs=" << nrhs << " uplo=" << (uplo == Uplo::lower ? "L" : "U")
+               << " layout=" << layout_name(layout) << " bytes=" << sizeof(T));
   std::mt19937_64 rng(n + nrhs);
   Padded<T> a(n, n, Layout::col_major, 2);
   random_spd(a, rng);
@@ -346,10 +362,10 @@ TEST(Potrf, BadInputThrowsAndLeavesMatrixUntouched) {
   EXPECT_THROW(linalg::potrs<double>(Uplo::lower, {storage.data(), 4, 4, 4, Layout::col_major},
                                      {b.data(), 3, 2, 4, Layout::col_major}, exec),
                linalg::InvalidArgument);
-  EXPECT_THROW(linalg::potrs<double>(static_cast<Uplo>(9),
-                                     {storage.data(), 4, 4, 4, Layout::col_major},
-                                     {b.data(), 4, 2, 4, Layout::col_major}, exec),
-               linalg::InvalidArgument);
+  EXPECT_THROW(
+      linalg::potrs<double>(static_cast<Uplo>(9), {storage.data(), 4, 4, 4, Layout::col_major},
+                            {b.data(), 4, 2, 4, Layout::col_major}, exec),
+      linalg::InvalidArgument);
   EXPECT_EQ(b, b_before);
   EXPECT_EQ(linalg::potrf<double>(Uplo::lower, {nullptr, 0, 0, 1, Layout::col_major}, exec), 0);
 }

@@ -22,11 +22,11 @@ using linalg::Uplo;
 template <class T>
 void check_syrk(Uplo uplo, Op op, T alpha, T beta, index_t n, index_t k, Layout la, Layout lc,
                 Exec& exec, bool nan_c = false) {
-  SCOPED_TRACE(::testing::Message() << "uplo=" << (uplo == Uplo::lower ? "L" : "U")
-                                    << " op=" << (op == Op::none ? "N" : "T") << " alpha=" << alpha
-                                    << " beta=" << beta << " n=" << n << " k=" << k
-                                    << " A=" << layout_name(la) << " C=" << layout_name(lc)
-                                    << " bytes=" << sizeof(T));
+  SCOPED_TRACE(::testing::Message()
+               << "uplo=" << (uplo == Uplo::lower ? "L" : "U")
+               << " op=" << (op == Op::none ? "N" : "T") << " alpha=" << alpha << " beta=" << beta
+               << " n=" << n << " k=" << k << " A=" << layout_name(la) << " C=" << layout_name(lc)
+               << " bytes=" << sizeof(T));
   std::mt19937_64 rng(n * 7 + k);
   std::uniform_real_distribution<double> dist(-1, 1);
   Padded<T> a(op == Op::none ? n : k, op == Op::none ? k : n, la, 1);
@@ -36,7 +36,8 @@ void check_syrk(Uplo uplo, Op op, T alpha, T beta, index_t n, index_t k, Layout 
   for (index_t j = 0; j < n; ++j)
     for (index_t i = 0; i < n; ++i) {
       const bool mine = uplo == Uplo::lower ? i >= j : i <= j;
-      if (mine) c.at(i, j) = nan_c ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(dist(rng));
+      if (mine)
+        c.at(i, j) = nan_c ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(dist(rng));
     }
   Padded<T> out = c;
   linalg::syrk<T>(uplo, op, alpha, a.cview(), beta, out.view(), exec);
@@ -86,21 +87,28 @@ TEST(Syrk, EveryCaseEveryIsa) {
 
 TEST(Syrk, EdgeAlphaAndK) {
   Exec exec;
-  check_syrk<double>(Uplo::lower, Op::none, 0.0, 2.0, 40, 10, Layout::col_major, Layout::col_major, exec);
-  check_syrk<double>(Uplo::upper, Op::none, 1.0, 0.5, 40, 0, Layout::col_major, Layout::row_major, exec);
-  check_syrk<double>(Uplo::upper, Op::none, 0.0, 0.0, 40, 3, Layout::col_major, Layout::col_major, exec, true);
-  check_syrk<float>(Uplo::lower, Op::transpose, 1.0f, 1.0f, 0, 5, Layout::col_major, Layout::col_major, exec);
+  check_syrk<double>(Uplo::lower, Op::none, 0.0, 2.0, 40, 10, Layout::col_major, Layout::col_major,
+                     exec);
+  check_syrk<double>(Uplo::upper, Op::none, 1.0, 0.5, 40, 0, Layout::col_major, Layout::row_major,
+                     exec);
+  check_syrk<double>(Uplo::upper, Op::none, 0.0, 0.0, 40, 3, Layout::col_major, Layout::col_major,
+                     exec, true);
+  check_syrk<float>(Uplo::lower, Op::transpose, 1.0f, 1.0f, 0, 5, Layout::col_major,
+                    Layout::col_major, exec);
 }
 
 TEST(Syrk, OnTeam) {
   TeamHolder holder(3);
   Exec exec;
   exec.team = holder.team.get();
-  check_syrk<double>(Uplo::lower, Op::none, -1.0, 1.0, 700, 256, Layout::col_major, Layout::col_major, exec);
+  check_syrk<double>(Uplo::lower, Op::none, -1.0, 1.0, 700, 256, Layout::col_major,
+                     Layout::col_major, exec);
   EXPECT_EQ(exec.stats.sections, 1u);
   EXPECT_GE(exec.stats.max_width_used, 2u);
-  check_syrk<float>(Uplo::upper, Op::transpose, 1.0f, 0.0f, 500, 64, Layout::row_major, Layout::col_major, exec);
-  check_syrk<double>(Uplo::lower, Op::none, 1.0, 1.0, 5, 2, Layout::col_major, Layout::col_major, exec);
+  check_syrk<float>(Uplo::upper, Op::transpose, 1.0f, 0.0f, 500, 64, Layout::row_major,
+                    Layout::col_major, exec);
+  check_syrk<double>(Uplo::lower, Op::none, 1.0, 1.0, 5, 2, Layout::col_major, Layout::col_major,
+                     exec);
   EXPECT_EQ(exec.stats.sections, 0u);
 }
 

@@ -47,13 +47,14 @@ long double tri_at(const Padded<T>& a, Uplo uplo, Op op, Diag diag, index_t i, i
 }
 
 template <class T>
-void check_trsm(Side side, Uplo uplo, Op op, Diag diag, T alpha, index_t m, index_t n,
-                Layout la, Layout lb, Exec& exec) {
+void check_trsm(Side side, Uplo uplo, Op op, Diag diag, T alpha, index_t m, index_t n, Layout la,
+                Layout lb, Exec& exec) {
   SCOPED_TRACE(::testing::Message()
-               << "side=" << (side == Side::left ? "L" : "R") << " uplo=" << (uplo == Uplo::lower ? "L" : "U")
-               << " op=" << (op == Op::none ? "N" : "T") << " diag=" << (diag == Diag::unit ? "U" : "N")
-               << " alpha=" << alpha << " m=" << m << " n=" << n << " A=" << layout_name(la)
-               << " B=" << layout_name(lb) << " bytes=" << sizeof(T));
+               << "side=" << (side == Side::left ? "L" : "R") << " uplo="
+               << (uplo == Uplo::lower ? "L" : "U") << " op=" << (op == Op::none ? "N" : "T")
+               << " diag=" << (diag == Diag::unit ? "U" : "N") << " alpha=" << alpha << " m=" << m
+               << " n=" << n << " A=" << layout_name(la) << " B=" << layout_name(lb)
+               << " bytes=" << sizeof(T));
   std::mt19937_64 rng(m * 131 + n);
   const index_t order = side == Side::left ? m : n;
   Padded<T> a = make_triangle<T>(order, uplo, diag, la, rng);
@@ -67,7 +68,8 @@ void check_trsm(Side side, Uplo uplo, Op op, Diag diag, T alpha, index_t m, inde
   for (std::size_t e = 0; e < b.storage.size(); ++e) {
     const index_t inner = static_cast<index_t>(e) % b.ld;
     const index_t outer = static_cast<index_t>(e) / b.ld;
-    const bool inside = lb == Layout::col_major ? (inner < m && outer < n) : (inner < n && outer < m);
+    const bool inside =
+        lb == Layout::col_major ? (inner < m && outer < n) : (inner < n && outer < m);
     if (!inside) {
       ASSERT_EQ(x.storage[e], T(1234));
     }
@@ -100,8 +102,8 @@ TEST(Trsm, EveryCaseEveryIsa) {
             for (Layout la : {Layout::col_major, Layout::row_major})
               for (Layout lb : {Layout::col_major, Layout::row_major}) {
                 Exec exec;
-                for (auto [m, n] : std::vector<std::pair<index_t, index_t>>{
-                         {1, 1}, {2, 3}, {33, 7}, {70, 45}}) {
+                for (auto [m, n] :
+                     std::vector<std::pair<index_t, index_t>>{{1, 1}, {2, 3}, {33, 7}, {70, 45}}) {
                   check_trsm<double>(side, uplo, op, diag, 1.0, m, n, la, lb, exec);
                   check_trsm<float>(side, uplo, op, diag, -0.5f, n, m, la, lb, exec);
                 }
@@ -146,17 +148,17 @@ TEST(Trsm, BadInputThrowsAndLeavesBUntouched) {
   Exec exec;
   auto av = linalg::col_major<const double>(a.data(), 4, 4);
   auto bv = linalg::col_major(b.data(), 4, 4);
-  EXPECT_THROW(linalg::trsm<double>(static_cast<Side>(5), Uplo::lower, Op::none,
-                                    Diag::non_unit, 1.0, av, bv, exec),
-               linalg::InvalidArgument);
-  EXPECT_THROW(linalg::trsm<double>(Side::left, static_cast<Uplo>(5), Op::none, Diag::non_unit,
+  EXPECT_THROW(linalg::trsm<double>(static_cast<Side>(5), Uplo::lower, Op::none, Diag::non_unit,
                                     1.0, av, bv, exec),
                linalg::InvalidArgument);
-  EXPECT_THROW(linalg::trsm<double>(Side::left, Uplo::lower, static_cast<Op>(5),
-                                    Diag::non_unit, 1.0, av, bv, exec),
+  EXPECT_THROW(linalg::trsm<double>(Side::left, static_cast<Uplo>(5), Op::none, Diag::non_unit, 1.0,
+                                    av, bv, exec),
                linalg::InvalidArgument);
-  EXPECT_THROW(linalg::trsm<double>(Side::left, Uplo::lower, Op::none, static_cast<Diag>(5),
+  EXPECT_THROW(linalg::trsm<double>(Side::left, Uplo::lower, static_cast<Op>(5), Diag::non_unit,
                                     1.0, av, bv, exec),
+               linalg::InvalidArgument);
+  EXPECT_THROW(linalg::trsm<double>(Side::left, Uplo::lower, Op::none, static_cast<Diag>(5), 1.0,
+                                    av, bv, exec),
                linalg::InvalidArgument);
   EXPECT_THROW(linalg::trsm<double>(Side::left, Uplo::lower, Op::none, Diag::non_unit, 1.0,
                                     av.block(0, 0, 3, 3), bv, exec),

@@ -3,6 +3,8 @@
 // must be reported as a deadlock or livelock. Exit status 0 only when all of that holds.
 #include <cstdio>
 #include <cstdint>
+#include <ostream>
+#include <streambuf>
 
 #include "model_sync.hpp"
 #include "sync/barrier.hpp"
@@ -17,7 +19,7 @@ using ParkerOf = sync::Parker<Sync>;
 
 // SilentParker: a real Parker whose wake() does nothing: the protocol's wake call removed.
 struct SilentParker : sync::Parker<RlSync> {
-  void wake() {}
+  bool wake() { return false; }
 };
 
 inline auto no_hook = [] {};
@@ -101,24 +103,31 @@ struct CancelModel : rl::test_suite<CancelModel<ParkerT>, 2> {
 
 int failures = 0;
 
+struct NullBuffer : std::streambuf {
+  int overflow(int c) override { return c; }
+};
+
 template <class Model>
 void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
   rl::test_params params;
   params.search_type = search;
-  if (search == rl::sched_random) params.iteration_count = 20000;
+  // Full search is exhaustive but explodes past two threads and short programs; the larger
+  // models (three threads, or two barrier rounds) run a random search of this many schedules.
+  if (search == rl::sched_random) params.iteration_count = 200000;
   params.output_history = false;
-  std::ostringstream sink;  // Relacy's report of a found bug, printed only when unexpected
+  // Relacy's own reports are dropped (a growing string buffer would allocate inside Relacy's
+  // heap hooks): the verdict below names the result.
+  NullBuffer null_buffer;
+  std::ostream sink(&null_buffer);
   params.output_stream = &sink;
+  params.progress_stream = &sink;
   const bool passed = rl::simulate<Model>(params);
   const bool lost_wake = params.test_result == rl::test_result_deadlock ||
                          params.test_result == rl::test_result_livelock;
   const bool ok = should_pass ? passed : (!passed && lost_wake);
   std::printf("%-34s %-8s %s (%s)\n", name, should_pass ? "correct" : "no-wake",
               ok ? "as expected" : "UNEXPECTED", rl::test_result_str(params.test_result));
-  if (!ok) {
-    std::printf("%s\n", sink.str().c_str());
-    ++failures;
-  }
+  if (!ok) ++failures;
 }
 
 }  // namespace
@@ -126,15 +135,16 @@ void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
 
 int main() {
   using namespace teamla::team::model;
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   expect<ParkerModel<RlSync, 1>>("parker, 1 sleeper", true, rl::sched_full);
-  expect<ParkerModel<RlSync, 2>>("parker, 2 sleepers", true, rl::sched_full);
+  expect<ParkerModel<RlSync, 2>>("parker, 2 sleepers", true, rl::sched_random);
   expect<ParkerModel<MuteSync, 1>>("parker, 1 sleeper", false, rl::sched_full);
   expect<CompletionModel<teamla::team::sync::Parker<RlSync>>>("completion, 2 members", true,
-                                                              rl::sched_full);
-  expect<CompletionModel<SilentParker>>("completion, 2 members", false, rl::sched_full);
+                                                              rl::sched_random);
+  expect<CompletionModel<SilentParker>>("completion, 2 members", false, rl::sched_random);
   expect<BarrierModel<teamla::team::sync::Parker<RlSync>>>("barrier, 2 rounds", true,
-                                                           rl::sched_full);
-  expect<BarrierModel<SilentParker>>("barrier, 2 rounds", false, rl::sched_full);
+                                                           rl::sched_random);
+  expect<BarrierModel<SilentParker>>("barrier, 2 rounds", false, rl::sched_random);
   expect<CancelModel<teamla::team::sync::Parker<RlSync>>>("barrier cancel", true, rl::sched_full);
   expect<CancelModel<SilentParker>>("barrier cancel", false, rl::sched_full);
   std::printf("%s\n", failures == 0 ? "all models as expected" : "MODEL CHECK FAILED");

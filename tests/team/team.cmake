@@ -1,19 +1,23 @@
-# tests/team: the thread-team runtime. Labels: unit, concurrency (run under tsan in CI),
-# model (Relacy), stress (timing-sensitive, serial).
+# tests/team: the thread-team runtime. Labels: concurrency (runs under tsan in CI), model
+# (Relacy), stress (timing-sensitive, serial). One label per test: teamla_add_gtest passes its
+# LABELS list through gtest_discover_tests, which flattens "unit;concurrency" into
+# "LABELS unit concurrency" (LABELS = unit only), so a second label would be lost.
 set(teamla_team_test_sources
   ${CMAKE_CURRENT_LIST_DIR}/section_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pool_test.cpp)
 teamla_add_gtest(team_runtime_test
   SOURCES ${teamla_team_test_sources}
   LIBS teamla::team
-  LABELS unit concurrency)
+  LABELS concurrency)
 target_include_directories(team_runtime_test PRIVATE ${PROJECT_SOURCE_DIR}/team/src)
 
-# The same tests against the runtime built with the portable (mutex+condvar) wait forced.
-teamla_add_gtest(team_runtime_portable_test
-  SOURCES ${teamla_team_test_sources}
-  LIBS teamla_team_portable
-  LABELS unit concurrency)
+# The same tests against the runtime built with the portable (mutex+condvar) wait forced;
+# prefixed so that the test names stay unique.
+add_executable(team_runtime_portable_test ${teamla_team_test_sources})
+target_link_libraries(team_runtime_portable_test
+  PRIVATE teamla_team_portable GTest::gtest GTest::gtest_main teamla_warnings)
+gtest_discover_tests(team_runtime_portable_test TEST_PREFIX "portable:" DISCOVERY_TIMEOUT 60
+  PROPERTIES LABELS concurrency)
 
 # Relacy models of the wait protocols (the production templates, bound to rl::atomic).
 if(TEAMLA_RELACY_INCLUDE)
@@ -24,3 +28,10 @@ if(TEAMLA_RELACY_INCLUDE)
   add_test(NAME team_model_test COMMAND team_model_test)
   set_tests_properties(team_model_test PROPERTIES LABELS model TIMEOUT 600)
 endif()
+
+# Timing-sensitive: the stacked (faer#107) situations and the idle-CPU bound. Serial.
+teamla_add_gtest(team_stacked_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/stacked_test.cpp
+  LIBS teamla::team
+  LABELS stress
+  SERIAL)

@@ -31,9 +31,9 @@ struct InPlaceB {
 };
 
 template <class Ops, int MR, int NR, bool kUnpackedA, class BSource>
-void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a,
-                       index_t a_step, BSource bsrc, typename Ops::T* c, index_t ldc,
-                       typename Ops::T alpha, typename Ops::T beta) {
+void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t a_step,
+                       BSource bsrc, typename Ops::T* c, index_t ldc, typename Ops::T alpha,
+                       typename Ops::T beta) {
   using V = typename Ops::V;
   using T = typename Ops::T;
   constexpr int kL = Ops::kLanes;
@@ -50,12 +50,15 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   }
 
   // Prefetch the C tile now so its lines arrive while the k loop runs (the store at the end
-  // would otherwise stall on up to MR/8 x NR misses).
+  // would otherwise stall on up to MR/8 x NR misses). Short loops (small matrices, whose C
+  // is hot anyway) skip it: the prefetches would take load slots for nothing.
+  if (kc >= 64) {
 #pragma GCC unroll 64
-  for (int j = 0; j < NR; ++j) {
+    for (int j = 0; j < NR; ++j) {
 #pragma GCC unroll 8
-    for (int i = 0; i < kMv; ++i) {
-      __builtin_prefetch(c + j * ldc + i * kL, 1, 3);
+      for (int i = 0; i < kMv; ++i) {
+        __builtin_prefetch(c + j * ldc + i * kL, 1, 3);
+      }
     }
   }
 
@@ -106,13 +109,24 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
 
   const V va = Ops::set1(alpha);
   const V vb = Ops::set1(beta);
+  if (alpha != T(1)) {
+    // Scale once here so the stores below need no multiply (alpha == 1, the common case,
+    // then costs nothing: on Zen 4 a multiply takes an FMA slot).
+#pragma GCC unroll 64
+    for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+      for (int i = 0; i < kMv; ++i) {
+        acc[i][j] = Ops::mul(va, acc[i][j]);
+      }
+    }
+  }
   if (m == MR && n == NR) {
 #pragma GCC unroll 64
     for (int j = 0; j < NR; ++j) {
       T* cj = c + j * ldc;
 #pragma GCC unroll 8
       for (int i = 0; i < kMv; ++i) {
-        V r = Ops::mul(va, acc[i][j]);
+        V r = acc[i][j];
         if (beta != T(0)) {
           r = Ops::fmadd(vb, Ops::load(cj + i * kL), r);
         }
@@ -135,7 +149,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
     T* cj = c + j * ldc;
 #pragma GCC unroll 8
     for (int i = 0; i < kMv; ++i) {
-      V r = Ops::mul(va, acc[i][j]);
+      V r = acc[i][j];
       if (beta != T(0)) {
         r = Ops::fmadd(vb, Ops::load_masked(cj + i * kL, cmask[i]), r);
       }
@@ -157,9 +171,8 @@ void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a
       return;
     }
   }
-  simd_kernel_any_b<Ops, MR, NR, kUnpackedA>(m, n, kc, a, a_step,
-                                             PackedB<typename Ops::T, NR>{b}, c, ldc, alpha,
-                                             beta);
+  simd_kernel_any_b<Ops, MR, NR, kUnpackedA>(m, n, kc, a, a_step, PackedB<typename Ops::T, NR>{b},
+                                             c, ldc, alpha, beta);
 }
 
 // simd_kernel_ab_rows(): the no-packing entry: A column-major in place (a_step = lda), B
@@ -175,8 +188,8 @@ void simd_kernel_ab_rows(index_t m, index_t kc, const typename Ops::T* a, index_
       return;
     }
   }
-  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, InPlaceB<typename Ops::T, NR>{b, ldb},
-                                       c, ldc, alpha, beta);
+  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, InPlaceB<typename Ops::T, NR>{b, ldb}, c,
+                                       ldc, alpha, beta);
 }
 
 }  // namespace teamla::linalg::detail

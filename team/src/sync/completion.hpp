@@ -23,10 +23,12 @@ class Completion {
  public:
   explicit Completion(std::uint32_t members) : remaining_(members) {}
 
-  // arrive() marks one member done and wakes the parker if it was the last.
+  // arrive() marks one member done and wakes the parker if it was the last; true when that
+  // wake found a sleeper.
   template <class ParkerT>
-  void arrive(ParkerT& parker) {
-    if (remaining_().fetch_sub(1, Sync::seq_cst) == 1) parker.wake();
+  bool arrive(ParkerT& parker) {
+    if (remaining_().fetch_sub(1, Sync::seq_cst) != 1) return false;
+    return parker.wake();
   }
 
   [[nodiscard]] bool finished() const { return remaining_().load(Sync::acquire) == 0; }

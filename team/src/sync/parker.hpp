@@ -33,16 +33,18 @@ class Parker {
   // spuriously; callers re-check their condition.
   void sleep(std::uint32_t key) { sleeper_.wait(word_, key); }
 
-  // wake() wakes every thread asleep on this parker (see the ordering argument above).
-  void wake() {
+  // wake() wakes every thread asleep on this parker (see the ordering argument above). It
+  // returns true when it found a sleeper and made the wake syscall.
+  bool wake() {
     std::uint32_t word = word_().fetch_add(0, Sync::seq_cst);
     while ((word & kSleeping) != 0) {
       // +1 clears bit 0 and carries into the count: a sleeper's key no longer matches.
       if (word_().compare_exchange_weak(word, word + 1, Sync::seq_cst)) {
         sleeper_.wake_all(word_);
-        return;
+        return true;
       }
     }
+    return false;
   }
 
   // block_until() sleeps until done() is true; on_sleep() runs before the first sleep only.

@@ -15,6 +15,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -51,9 +52,10 @@ inline void count_sleep(CounterCells& counters, WaitSite site) {
 
 // spin_phase() polls done() at most the budget's count; true if done() became true.
 template <class Done>
-bool spin_phase(Pool::Impl& pool, Done& done) {
+bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake) {
   const WaitTuning& tuning = pool.tuning;
   std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : tuning.spin_polls;
+  if (after_wake) budget = std::min(budget, tuning.after_wake_polls);
   PressureMonitor& pressure = pool.pressure;
   bool watch = pressure.watching();
   std::uint64_t last_ns = 0;
@@ -132,20 +134,31 @@ bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
 
 }  // namespace detail
 
+// `after_wake`: a sleep and a wake just happened between this thread and another (it woke a
+// sleeper, or it was itself woken), so the other may be queued on this very CPU; the spin is
+// then at most `after_wake_polls`. Returns true if this wait slept.
 template <class Done>
-void wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done) {
-  if (done()) return;
+bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
+                bool after_wake = false) {
+  if (done()) return false;
   switch (pool.policy) {
     case WaitPolicy::staged:
-      if (detail::spin_phase(pool, done) || detail::yield_phase(pool, done)) return;
+      if (detail::spin_phase(pool, done, after_wake) || detail::yield_phase(pool, done)) {
+        return false;
+      }
       break;
     case WaitPolicy::legacy:
-      if (detail::legacy_wait(pool, site, done)) return;
+      if (detail::legacy_wait(pool, site, done)) return false;
       break;
     case WaitPolicy::passive:
       break;
   }
-  parker.block_until(done, [&] { detail::count_sleep(pool.counters, site); });
+  bool slept = false;
+  parker.block_until(done, [&] {
+    detail::count_sleep(pool.counters, site);
+    slept = true;
+  });
+  return slept;
 }
 
 }  // namespace teamla::team

@@ -18,7 +18,7 @@
 // (a preempted member returns a scheduler slice later: measured up to ~20 ms here), so the
 // kernels call choose_width_observed(), which adds the excess that recent sections actually
 // showed (recorded by record_section()); that penalty halves every kPenaltyHalfLifeNs, so a
-// later quiet period returns to the table within a few hundred ms and the next wide section
+// later quiet period returns to the table within ~100 ms and the next wide section
 // measures again. All functions are thread-safe.
 #pragma once
 
@@ -40,19 +40,21 @@ double dispatch_cost_ns(std::size_t width, DispatchKind kind = DispatchKind::hot
 std::size_t choose_width(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
                          DispatchKind kind = DispatchKind::hot);
 
-// kPenaltyHalfLifeNs: 50 ms. Long enough that a burst of short calls under persistent load
-// probes a wide section at most every few hundred ms (a probe can cost a slice, ~4-20 ms),
-// short enough that a quiet machine regains its width within ~0.5 s.
-inline constexpr double kPenaltyHalfLifeNs = 50e6;
+// kPenaltyHalfLifeNs: 20 ms, with the newest section weighted 1/8 (kPenaltyWeight). One
+// outlier of 1 ms (a fresh pool's first wake) then keeps a 0.1 ms call inline for only ~40 ms;
+// a persistent slow mode (20 ms sections, measured here under load) is probed about every
+// 130 ms, so it costs ~15 % at worst instead of 100x.
+inline constexpr double kPenaltyHalfLifeNs = 20e6;
+inline constexpr double kPenaltyWeight = 1.0 / 8.0;
 
 // choose_width_observed() is choose_width() with each dispatch cost raised by the current
 // observed penalty (observed_section_penalty_ns()).
 std::size_t choose_width_observed(double serial_estimate_ns, std::size_t sections,
                                   std::size_t max_width, DispatchKind kind = DispatchKind::hot);
 
-// record_section() reports one wide region: its wall time and the time it should have taken
-// (serial estimate / width + the table's dispatch costs). The excess feeds the penalty
-// (an exponential average, 1/4 weight for the newest region).
+// record_section() reports one wide region: its wall time and the time it must beat (the
+// kernels pass the serial estimate: a wide run slower than running inline lost). The excess
+// feeds the penalty (an exponential average, kPenaltyWeight for the newest region).
 void record_section(double wall_ns, double expected_ns);
 
 // observed_section_penalty_ns() is the current penalty (decayed to now); 0 on a quiet machine.

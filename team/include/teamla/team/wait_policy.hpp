@@ -28,8 +28,13 @@ struct WaitTuning {
   std::uint32_t spin_polls = 300000;
   // Polls while throttled (statically oversubscribed, or a new pool under pressure): libgomp's.
   std::uint32_t throttled_polls = 100;
-  // Yields between the spin and the sleep.
-  std::uint32_t yield_polls = 16;
+  // Yields between the spin and the sleep. 0 by default, chosen by measurement (docs/team.md,
+  // `team_dispatch --yield-study`, 2-CPU Zen 5 VM, 200 sections x 20 us, width 2, 45 calls per
+  // arm): beside a co-runner one sched_yield can hand it a whole slice, and 16 yields took the
+  // median call from 14.9 ms to 70.0 ms (worst 46 ms to 1236 ms); cutting the phase after the
+  // first yield over 20 us still gave 33.8 ms; with every thread on one CPU no yield (10.0 ms)
+  // matched the cut (9.7 ms) and beat 16 yields (14.7 ms). 16 is the libgomp-like shape.
+  std::uint32_t yield_polls = 0;
   // During the warm-up, a gap longer than this between two clock reads of a spinning waiter
   // (one read every 64 polls) means it was preempted.
   std::chrono::microseconds preempt_gap{200};
@@ -40,9 +45,16 @@ struct WaitTuning {
   std::chrono::milliseconds pressure_window{100};
   // ... for this long.
   std::chrono::milliseconds throttle_hold{100};
-  // A yield that takes longer than this ends the yield phase: the waiter sleeps at once instead
-  // of yielding again. 0 yields all `yield_polls` times. See docs/team.md for the measurement.
-  std::chrono::microseconds slow_yield{200};
+  // With yield_polls > 0: a yield that takes longer than this ends the yield phase (it gave
+  // the CPU away) and the waiter sleeps at once. 0 yields all `yield_polls` times.
+  std::chrono::microseconds slow_yield{20};
+  // The spin budget of a leader's join after it woke a parked member, and of a member's wait
+  // when it finished a section on its leader's CPU: the other thread may be queued on this
+  // very CPU (the scheduler often places a wakee beside its waker), and a full spin holds it
+  // off for the whole budget. docs/team.md: an empty width-2 section to a parked member, 2-CPU
+  // Zen 5 VM under compile load, median of 12: 7.3 ms with the full spin; 35-50 us at 256
+  // polls, 70-74 us at 1024, 219-232 us at 4096.
+  std::uint32_t after_wake_polls = 256;
 };
 
 // WaitCounters: a snapshot of a pool's wait counters. Cheap enough to stay on in release.

@@ -1,0 +1,7 @@
+# team_dispatch: empty-section dispatch cost beside libgomp, and the yield-phase study
+# (docs/team.md). -fopenmp is on this one file only.
+add_executable(team_dispatch ${CMAKE_CURRENT_LIST_DIR}/team_dispatch.cpp)
+target_link_libraries(team_dispatch PRIVATE teamla::team teamla_warnings)
+if(OpenMP_CXX_FOUND)
+  target_link_libraries(team_dispatch PRIVATE OpenMP::OpenMP_CXX)
+endif()
