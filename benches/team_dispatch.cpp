@@ -85,10 +85,8 @@ void run_dispatch(int rounds, FILE* json) {
 #ifdef _OPENMP
     arms.push_back({"libgomp", w, [w] {
                       int sink = 0;
-#pragma omp parallel num_threads(static_cast<int>(w))
-                      {
-                        asm volatile("" : : "r"(&sink) : "memory");
-                      }
+#pragma omp parallel num_threads(static_cast <int>(w))
+                      { asm volatile("" : : "r"(&sink) : "memory"); }
                     }});
 #endif
   }

@@ -104,19 +104,36 @@ index_t potrf_tile(MatrixView<T> a) {
   return 0;
 }
 
-// copy_lower(): the lower triangle of src into dst (same shape), column by column when
-// both are column-major (memcpy-speed), else element-wise.
+// copy_lower(): the lower triangle of src into dst (same shape), walking src along its
+// contiguous dimension. An element-wise copy through operator() cost about a tenth of a
+// 512 upper-triangle factorization.
 template <class T>
 void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
   const index_t n = src.rows;
-  if (src.layout == Layout::col_major && dst.layout == Layout::col_major) {
+  const index_t srs = src.row_stride();
+  const index_t scs = src.col_stride();
+  const index_t drs = dst.row_stride();
+  const index_t dcs = dst.col_stride();
+  if (srs == 1) {  // columns of src contiguous
     for (index_t j = 0; j < n; ++j) {
-      std::copy(src.data + j + j * src.ld, src.data + n + j * src.ld, dst.data + j + j * dst.ld);
+      const T* __restrict from = src.data + j * scs;
+      T* __restrict to = dst.data + j * dcs;
+      if (drs == 1) {
+        std::copy(from + j, from + n, to + j);
+      } else {
+        for (index_t i = j; i < n; ++i) to[i * drs] = from[i];
+      }
     }
     return;
   }
-  for (index_t j = 0; j < n; ++j) {
-    for (index_t i = j; i < n; ++i) dst(i, j) = src(i, j);
+  for (index_t i = 0; i < n; ++i) {  // rows of src contiguous
+    const T* __restrict from = src.data + i * srs;
+    T* __restrict to = dst.data + i * drs;
+    if (dcs == 1) {
+      std::copy(from, from + i + 1, to);
+    } else {
+      for (index_t j = 0; j <= i; ++j) to[j * dcs] = from[j];
+    }
   }
 }
 

@@ -4,8 +4,8 @@
 //  - Pool::Impl is shared by the pool's workers and every team acquired from it; it outlives
 //    them all (the Pool joins its workers in its destructor and teams must be gone by then).
 //  - WorkerSlot is one worker's mailbox. Exactly one thread posts to it at a time: the leader
-//    of the team (or child team) that holds the worker, and only after the worker's previous
-//    job has completed. The worker alone reads it.
+//    of the team (or child team) that holds the worker, once the worker has taken its previous
+//    job. The worker alone takes jobs from it.
 //  - Team::Members is the reservation of a team; only its leader thread touches it.
 //  - Section::Shared lives on the leader's stack for one section; members reach it through
 //    their job and stop touching it when they arrive at its Completion.

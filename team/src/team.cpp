@@ -23,9 +23,8 @@ void Section::barrier() {
   if (shared.barrier.cancelled()) throw SectionCancelled();
   const std::uint32_t ticket = shared.barrier.ticket();
   if (shared.barrier.arrive(shared.pool->sync)) return;
-  wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, [&] {
-    return shared.barrier.passed(ticket) || shared.barrier.cancelled();
-  });
+  wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync,
+             [&] { return shared.barrier.passed(ticket) || shared.barrier.cancelled(); });
   if (!shared.barrier.passed(ticket)) throw SectionCancelled();
 }
 
@@ -50,10 +49,36 @@ Team::~Team() {
   delete members_;
 }
 
+namespace {
+
+// woken_members_started() is called by a leader that had to wake a parked member: it polls
+// briefly until every member of the section has taken its job. A member that has not by then
+// may be queued behind the leader on the leader's own CPU, so the join must not spin long.
+bool woken_members_started(const Pool::Impl& pool, const Team::Members& members,
+                           std::size_t width) {
+  const auto all_taken = [&] {
+    for (std::size_t rank = 1; rank < width; ++rank) {
+      const WorkerSlot& slot = *members.workers[rank - 1];
+      if (slot.taken.load(std::memory_order_acquire) !=
+          slot.posted.load(std::memory_order_relaxed)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (std::uint32_t poll = 0; poll < pool.tuning.after_wake_polls; ++poll) {
+    if (all_taken()) return true;
+    cpu_relax();
+  }
+  return all_taken();
+}
+
+}  // namespace
+
 void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   if (width == 0 || width > width_) {
-    throw std::invalid_argument("teamla: section width " + std::to_string(width) +
-                                " outside [1, " + std::to_string(width_) + "] of this team");
+    throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
+                                std::to_string(width_) + "] of this team");
   }
   if (width == 1) {
     Section solo(nullptr, 0, 1);
@@ -77,7 +102,8 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
     shared.fail(std::current_exception());
   }
   wait_until(
-      pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); }, woke_member);
+      pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); },
+      woke_member && !woken_members_started(pool, *members_, width));
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
 }
@@ -118,9 +144,9 @@ void run_fork_participant(const ForkPlan& plan, const Section& section) {
   members.pool = &pool;
   members.borrowed = true;
   // Rank r of the fork's section runs on the parent's worker r - 1.
-  members.workers.assign(plan.parent->workers.begin() + static_cast<std::ptrdiff_t>(start),
-                         plan.parent->workers.begin() +
-                             static_cast<std::ptrdiff_t>(start + child_width - 1));
+  members.workers.assign(
+      plan.parent->workers.begin() + static_cast<std::ptrdiff_t>(start),
+      plan.parent->workers.begin() + static_cast<std::ptrdiff_t>(start + child_width - 1));
   EndNested end{pool, members.workers};
   Team team(plan.pool, &members, child_width);
   plan.fn(plan.ctx, child, team);

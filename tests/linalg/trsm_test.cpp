@@ -117,6 +117,14 @@ TEST(Trsm, LargerShapesAndTeam) {
                      Layout::col_major, Layout::col_major, serial);
   check_trsm<float>(Side::left, Uplo::upper, Op::none, Diag::non_unit, 2.0f, 130, 300,
                     Layout::row_major, Layout::col_major, serial);
+  // Column-contiguous B with at least one full strip (64 doubles / 128 floats) of columns:
+  // the transposing strip path of the leaf kernels, both directions.
+  check_trsm<double>(Side::left, Uplo::lower, Op::none, Diag::unit, 1.0, 100, 200,
+                     Layout::col_major, Layout::col_major, serial);
+  check_trsm<double>(Side::left, Uplo::lower, Op::transpose, Diag::non_unit, 0.5, 77, 131,
+                     Layout::row_major, Layout::col_major, serial);
+  check_trsm<float>(Side::left, Uplo::upper, Op::none, Diag::non_unit, 1.0f, 40, 257,
+                    Layout::col_major, Layout::col_major, serial);
   TeamHolder holder(2);
   Exec exec;
   exec.team = holder.team.get();

@@ -169,7 +169,7 @@ TEST(Pool, PassiveWaitsCountTheirSleeps) {
     if (s.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     s.barrier();  // rank 1 sleeps here
     if (s.rank() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  });  // rank 0 sleeps in join
+  });                                                          // rank 0 sleeps in join
   std::this_thread::sleep_for(std::chrono::milliseconds(10));  // rank 1 parks
   const WaitCounters delta = pool->counters() - before;
   EXPECT_EQ(delta.sections, 1U);
@@ -238,10 +238,14 @@ TEST_F(EnvTest, OverridesApply) {
 }
 
 TEST_F(EnvTest, InvalidValuesNameTheVariableAndTheValue) {
-  for (auto [name, value] : {std::pair{"TEAMLA_NUM_THREADS", "0"}, {"TEAMLA_NUM_THREADS", "two"},
-                             {"TEAMLA_NUM_THREADS", "-1"}, {"TEAMLA_WAIT_POLICY", "active"},
-                             {"TEAMLA_SPIN_POLLS", "1e5"}, {"TEAMLA_SPIN_POLLS", "99999999999"},
-                             {"TEAMLA_WARM_UP_MS", ""}, {"TEAMLA_WARM_UP_MS", "10ms"}}) {
+  for (auto [name, value] : {std::pair{"TEAMLA_NUM_THREADS", "0"},
+                             {"TEAMLA_NUM_THREADS", "two"},
+                             {"TEAMLA_NUM_THREADS", "-1"},
+                             {"TEAMLA_WAIT_POLICY", "active"},
+                             {"TEAMLA_SPIN_POLLS", "1e5"},
+                             {"TEAMLA_SPIN_POLLS", "99999999999"},
+                             {"TEAMLA_WARM_UP_MS", ""},
+                             {"TEAMLA_WARM_UP_MS", "10ms"}}) {
     const std::string message = error_of(name, value);
     EXPECT_NE(message.find(name), std::string::npos) << name << "=" << value;
     EXPECT_NE(message.find(std::string("'") + value + "'"), std::string::npos) << message;

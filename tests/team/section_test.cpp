@@ -206,14 +206,14 @@ TEST_P(SectionTest, NestedForkAndExceptionInAChild) {
   std::atomic<std::size_t> leaves{0};
   team.fork({1, width() - 1}, [&](std::size_t child, Team& sub) {
     if (child == 0) return;
-    sub.fork({1, sub.width() - 1}, [&](std::size_t, Team& leaf) {
-      leaf.run([&](Section&) { leaves.fetch_add(1); });
-    });
+    sub.fork({1, sub.width() - 1},
+             [&](std::size_t, Team& leaf) { leaf.run([&](Section&) { leaves.fetch_add(1); }); });
   });
   EXPECT_EQ(leaves.load(), width() - 1);
   EXPECT_THROW(team.fork({1, width() - 1},
                          [&](std::size_t child, Team& sub) {
-                           if (child == 1) sub.run([](Section& s) {
+                           if (child == 1)
+                             sub.run([](Section& s) {
                                if (s.rank() == 1) throw std::out_of_range("deep");
                              });
                          }),

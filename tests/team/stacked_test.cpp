@@ -88,13 +88,14 @@ TEST_F(StackedTest, CoRunnerOnOneCpuStagedStaysBounded) {
     auto pool = Pool::builder().threads(2).policy(policy).build();
     const CallTimes t = run_calls(*pool, 7);
     const WaitCounters c = pool->counters();
-    std::printf("[stacked-1] %-7s median %.1f ms, worst %.1f ms per call (ideal 4 ms); "
-                "join sleeps %llu, member parks %llu, preemptions %llu, throttles %llu\n",
-                std::string(to_string(policy)).c_str(), t.median_ms, t.worst_ms,
-                static_cast<unsigned long long>(c.join_sleeps),
-                static_cast<unsigned long long>(c.member_parks),
-                static_cast<unsigned long long>(c.preemptions),
-                static_cast<unsigned long long>(c.throttle_activations));
+    std::printf(
+        "[stacked-1] %-7s median %.1f ms, worst %.1f ms per call (ideal 4 ms); "
+        "join sleeps %llu, member parks %llu, preemptions %llu, throttles %llu\n",
+        std::string(to_string(policy)).c_str(), t.median_ms, t.worst_ms,
+        static_cast<unsigned long long>(c.join_sleeps),
+        static_cast<unsigned long long>(c.member_parks),
+        static_cast<unsigned long long>(c.preemptions),
+        static_cast<unsigned long long>(c.throttle_activations));
     if (policy == WaitPolicy::staged) {
       EXPECT_LT(t.median_ms, 400.0) << "staged must not stay stacked";
     }
@@ -112,11 +113,12 @@ TEST_F(StackedTest, OneCpuForEveryThreadStagedStaysBounded) {
     EXPECT_TRUE(pool->throttled()) << "2 threads on 1 CPU is oversubscribed";
     const CallTimes t = run_calls(*pool, 5);
     const WaitCounters c = pool->counters();
-    std::printf("[stacked-2] %-7s median %.1f ms, worst %.1f ms per call (ideal 4 ms); "
-                "join sleeps %llu, member parks %llu\n",
-                std::string(to_string(policy)).c_str(), t.median_ms, t.worst_ms,
-                static_cast<unsigned long long>(c.join_sleeps),
-                static_cast<unsigned long long>(c.member_parks));
+    std::printf(
+        "[stacked-2] %-7s median %.1f ms, worst %.1f ms per call (ideal 4 ms); "
+        "join sleeps %llu, member parks %llu\n",
+        std::string(to_string(policy)).c_str(), t.median_ms, t.worst_ms,
+        static_cast<unsigned long long>(c.join_sleeps),
+        static_cast<unsigned long long>(c.member_parks));
     if (policy == WaitPolicy::staged) {
       EXPECT_LT(t.median_ms, 400.0);
     }

@@ -4,7 +4,8 @@
 # "LABELS unit concurrency" (LABELS = unit only), so a second label would be lost.
 set(teamla_team_test_sources
   ${CMAKE_CURRENT_LIST_DIR}/section_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/pool_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/pool_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pressure_test.cpp)
 teamla_add_gtest(team_runtime_test
   SOURCES ${teamla_team_test_sources}
   LIBS teamla::team

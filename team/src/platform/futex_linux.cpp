@@ -14,8 +14,8 @@ namespace teamla::team::platform {
 void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected) {
   // One attempt: EINTR, EAGAIN (the word already changed) and spurious returns all go back to
   // the caller's loop, which re-checks its condition before waiting again.
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected,
-          nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, nullptr,
+          nullptr, 0);
 }
 
 void futex_wake_all(std::atomic<std::uint32_t>& word) {

@@ -46,7 +46,7 @@ class PoolBuilder {
   [[nodiscard]] std::unique_ptr<Pool> build() const;
 
  private:
-  std::size_t threads_ = 0;  // 0: the affinity set
+  std::size_t threads_ = 0;   // 0: the affinity set
   bool threads_set_ = false;  // threads() was called (so 0 is an error, not the default)
   std::string name_ = "teamla";
   std::function<void(std::size_t)> on_start_;

@@ -48,12 +48,12 @@ struct WaitTuning {
   // With yield_polls > 0: a yield that takes longer than this ends the yield phase (it gave
   // the CPU away) and the waiter sleeps at once. 0 yields all `yield_polls` times.
   std::chrono::microseconds slow_yield{20};
-  // The spin budget of a leader's join after it woke a parked member, and of a member's wait
-  // when it finished a section on its leader's CPU: the other thread may be queued on this
-  // very CPU (the scheduler often places a wakee beside its waker), and a full spin holds it
-  // off for the whole budget. docs/team.md: an empty width-2 section to a parked member, 2-CPU
-  // Zen 5 VM under compile load, median of 12: 7.3 ms with the full spin; 35-50 us at 256
-  // polls, 70-74 us at 1024, 219-232 us at 4096.
+  // The spin budget of a join whose leader woke a parked member that has not started within
+  // this many polls, and of a member's wait after a section run on its leader's CPU: the other
+  // thread may be queued on this very CPU (the scheduler often places a wakee beside its
+  // waker), and a full spin holds it off for the whole budget. docs/team.md: an empty width-2
+  // section to a parked member, 2-CPU Zen 5 VM under compile load, median of 12: 7.3 ms with
+  // the full spin; 35-50 us at 256 polls, 70-74 us at 1024, 219-232 us at 4096.
   std::uint32_t after_wake_polls = 256;
 };
 
