@@ -1,6 +1,7 @@
 // team_dispatch.cpp: what one empty section costs, beside libgomp's empty `omp parallel`.
 //
 //   team_dispatch [--json FILE] [--rounds N]          dispatch costs (docs/team.md)
+//                 [--after-wake-polls N]              plus a teamla arm with that knob
 //   team_dispatch --yield-study [--json FILE]         the yield phase in the stacked cases
 //
 // Dispatch: widths 1 and 2, three states of the members: hot (back-to-back sections), after
@@ -17,9 +18,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -76,12 +79,23 @@ double after_gap_ns(const Arm& arm, std::chrono::microseconds gap, int samples) 
   return median(times);
 }
 
-void run_dispatch(int rounds, FILE* json) {
-  auto pool = Pool::builder().threads(2).build();
-  Team team = pool->acquire(2);
+void run_dispatch(int rounds, const std::vector<std::uint32_t>& after_wake_arms, FILE* json) {
+  std::vector<std::unique_ptr<Pool>> pools;
+  std::vector<Team> teams;
+  for (std::uint32_t polls : after_wake_arms) {
+    WaitTuning tuning;
+    tuning.after_wake_polls = polls;
+    pools.push_back(Pool::builder().threads(2).tuning(tuning).build());
+    teams.push_back(pools.back()->acquire(2));
+  }
   std::vector<Arm> arms;
   for (std::size_t w : {1, 2}) {
-    arms.push_back({"teamla", w, [&team, w] { team.run(w, [](Section&) {}); }});
+    for (std::size_t i = 0; i < teams.size(); ++i) {
+      const std::string name =
+          i == 0 ? "teamla" : "teamla_after_wake_" + std::to_string(after_wake_arms[i]);
+      Team* team = &teams[i];
+      arms.push_back({name, w, [team, w] { team->run(w, [](Section&) {}); }});
+    }
 #ifdef _OPENMP
     arms.push_back({"libgomp", w, [w] {
                       int sink = 0;
@@ -196,16 +210,22 @@ void run_yield_study(int rounds, FILE* json) {
 int main(int argc, char** argv) {
   bool yield_study = false;
   int rounds = 7;
+  std::vector<std::uint32_t> after_wake_arms{WaitTuning{}.after_wake_polls};
   const char* json_path = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--yield-study") == 0) {
       yield_study = true;
     } else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
       rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strcmp(argv[i], "--after-wake-polls") == 0 && i + 1 < argc) {
+      // An extra teamla arm with this after_wake_polls (A/B against the default).
+      after_wake_arms.push_back(static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10)));
     } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
       json_path = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--yield-study] [--rounds N] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--yield-study] [--rounds N] [--after-wake-polls N] [--json FILE]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -217,7 +237,7 @@ int main(int argc, char** argv) {
   if (yield_study) {
     run_yield_study(rounds, json);
   } else {
-    run_dispatch(rounds, json);
+    run_dispatch(rounds, after_wake_arms, json);
   }
   std::fclose(json);
   return 0;

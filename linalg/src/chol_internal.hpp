@@ -5,12 +5,12 @@
 // left-side solve of the transposed system), then run blocked/recursive algorithms whose
 // bulk flops go to gemm. The small kernels at the leaves (unblocked Cholesky, small
 // triangular solves) are compiled once per ISA (chol_leaf_*.cpp) and chosen at run time.
-// Everything here is reentrant; nothing holds global mutable state except the ISA override.
+// Everything here is reentrant and may run on several threads at once; the only global
+// mutable state is the bench/test hooks below (block size, lookahead), set between calls.
 #pragma once
 
 #include <cstddef>
 #include <string>
-#include <vector>
 
 #include "teamla/linalg/blas3.hpp"
 
@@ -98,7 +98,10 @@ index_t potrf_lower_serial(MatrixView<T> a);
 void set_potrf_block_override(index_t nb);
 void set_potrf_lookahead_override(int enabled);
 
-// thread-local scratch of at least `count` elements, aligned for 64-byte vectors.
+// scratch(): the calling thread's buffer `slot` with room for `count` elements, 64-byte
+// aligned; it only grows, and its contents are not kept across a growth. Slot 0: SYRK's
+// diagonal tiles; slot 1: POTRF's diagonal-block copy (the two are live at the same time
+// during a lookahead step).
 template <class T>
 T* scratch(std::size_t count, int slot);
 

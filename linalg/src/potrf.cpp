@@ -38,7 +38,8 @@ constexpr index_t kLapackBlock = 64;
 // kLeafChol: below this the recursive tile factorization calls the unblocked leaf kernel.
 constexpr index_t kLeafChol = 32;
 
-// kTileStrip: the column strips of the trailing update inside a scratch tile.
+// kTileStrip / kTilePanel: the strips and panels of the trailing update inside a scratch
+// tile (the panel width follows syrk.cpp's kSyrkPanel measurement of gemm's rate against n).
 constexpr index_t kTileStrip = 32;
 constexpr index_t kTilePanel = 256;
 
@@ -48,15 +49,19 @@ int lookahead_override = -1;
 
 // potrf_block_size(): the step width, a multiple of kLapackBlock. Serially the recursive
 // tile kernel beats the blocked steps, so the block is large; on a team smaller blocks give
-// more parallel steps. Measured (docs/cholesky.md, "Block size"), GF/s, 1 thread, medians of
-// 3 alternated runs, nb = 128 / 256 / 512: double n = 512: 36.0 / 37.8 / 39.8, n = 2048:
-// 28.6 / 28.8 / 44.4 (loaded machine; best runs 44.0 / 44.5 / 45.1); float n = 512: 71.2 /
-// 73.8 / 78.7. Two threads (quiet 16-core Xeon, taskset to 2 cores), nb = 128 / 256 / 512:
-// n = 512: 46.8 / 42.5 / 42.3, n = 1024: 75.5 / 45.7 / 30.9, n = 2048: 40.6 / 31.0 / 34.7.
+// more parallel steps, except for small n, where the steps are too small to share. Measured
+// (docs/cholesky.md, "Block size"), GF/s, 1 thread, medians of 3 alternated runs, nb = 128 /
+// 256 / 512: double n = 512: 36.0 / 37.8 / 39.8, n = 2048: 28.6 / 28.8 / 44.4 (loaded
+// machine; best runs 44.0 / 44.5 / 45.1); float n = 512: 71.2 / 73.8 / 78.7. Two threads
+// (quiet 16-core Xeon, taskset to 2 cores), nb = 128 / 256 / 512: n = 512: 46.8 / 42.5 /
+// 42.3, n = 1024: 75.5 / 45.7 / 30.9, n = 2048: 40.6 / 31.0 / 34.7. At n = 256 a team with
+// nb = 128 (one section) ran 25.2 GF/s against 33.3 for the single tile (docs/perf/potrf.md).
+constexpr index_t kSingleTileMax = 256;
+
 template <class T>
-index_t potrf_block_size(bool on_team) {
+index_t potrf_block_size(bool on_team, index_t n) {
   if (block_override > 0) return block_override;
-  return on_team ? 128 : 512;
+  return on_team && n > kSingleTileMax ? 128 : 512;
 }
 
 // lookahead_enabled(): off by default: on this machine the A/B against plain fork-join did
@@ -104,35 +109,39 @@ index_t potrf_tile(MatrixView<T> a) {
   return 0;
 }
 
-// copy_lower(): the lower triangle of src into dst (same shape), walking src along its
-// contiguous dimension. An element-wise copy through operator() cost about a tenth of a
-// 512 upper-triangle factorization.
+// copy_lower(): the lower triangle of src into dst (same shape). Same layouts: contiguous
+// runs. Different layouts (the upper triangle's transposed view into the column-major tile):
+// a transpose in 32 x 32 blocks, so that the strided side stays within 32 cache lines. An
+// element-wise strided copy took 42 % of an upper 256 factorization in perf (ld = 256
+// doubles maps every row to the same L1 sets).
 template <class T>
 void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
   const index_t n = src.rows;
+  if (src.layout == dst.layout) {
+    // A column of col-major storage or a row of row-major storage is contiguous either way.
+    const bool by_col = src.layout == Layout::col_major;
+    for (index_t outer = 0; outer < n; ++outer) {
+      const index_t lo = by_col ? outer : 0;
+      const index_t hi = by_col ? n : outer + 1;
+      const T* from = src.data + outer * src.ld;
+      std::copy(from + lo, from + hi, dst.data + outer * dst.ld + lo);
+    }
+    return;
+  }
+  constexpr index_t kBlock = 32;
   const index_t srs = src.row_stride();
   const index_t scs = src.col_stride();
   const index_t drs = dst.row_stride();
   const index_t dcs = dst.col_stride();
-  if (srs == 1) {  // columns of src contiguous
-    for (index_t j = 0; j < n; ++j) {
-      const T* __restrict from = src.data + j * scs;
-      T* __restrict to = dst.data + j * dcs;
-      if (drs == 1) {
-        std::copy(from + j, from + n, to + j);
-      } else {
-        for (index_t i = j; i < n; ++i) to[i * drs] = from[i];
+  for (index_t j0 = 0; j0 < n; j0 += kBlock) {
+    const index_t j1 = std::min(n, j0 + kBlock);
+    for (index_t i0 = j0; i0 < n; i0 += kBlock) {
+      const index_t i1 = std::min(n, i0 + kBlock);
+      for (index_t i = i0; i < i1; ++i) {
+        for (index_t j = j0; j < std::min(j1, i + 1); ++j) {
+          dst.data[i * drs + j * dcs] = src.data[i * srs + j * scs];
+        }
       }
-    }
-    return;
-  }
-  for (index_t i = 0; i < n; ++i) {  // rows of src contiguous
-    const T* __restrict from = src.data + i * srs;
-    T* __restrict to = dst.data + i * drs;
-    if (dcs == 1) {
-      std::copy(from, from + i + 1, to);
-    } else {
-      for (index_t j = 0; j <= i; ++j) to[j * dcs] = from[j];
     }
   }
 }
@@ -299,7 +308,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       exec.team == nullptr ? 1
                            : (exec.max_width == 0 ? exec.team->width()
                                                   : std::min(exec.max_width, exec.team->width()));
-  const index_t nb = potrf_block_size<T>(cap > 1);
+  const index_t nb = potrf_block_size<T>(cap > 1, n);
   const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
   bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)

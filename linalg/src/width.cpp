@@ -2,6 +2,7 @@
 #include "teamla/linalg/width.hpp"
 
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -71,6 +72,14 @@ std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
 std::atomic<double> g_penalty_ns{0.0};
 std::atomic<std::uint64_t> g_penalty_stamp_ns{0};
 std::atomic<bool> g_observe{true};
+// The last wide sections, newest in bit 0: 1 = lost against the serial estimate.
+std::atomic<std::uint32_t> g_loss_bits{0};
+// kLossesToPenalise: the penalty applies only while at least 2 of the last 4 wide sections
+// lost. A single outlier (a fresh pool's first wake, one unlucky preemption) must not keep
+// every later call inline: in the gemm bench (one short process per shape) it did, and 2
+// threads stayed at width 1 up to n = 384.
+constexpr int kLossesToPenalise = 2;
+constexpr std::uint32_t kLossWindow = 0xF;
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
   if (value <= 0.0 || now <= stamp) {
@@ -82,6 +91,10 @@ double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
 }  // namespace
 
 double observed_section_penalty_ns() {
+  if (std::popcount(g_loss_bits.load(std::memory_order_relaxed) & kLossWindow) <
+      kLossesToPenalise) {
+    return 0.0;
+  }
   return decayed(g_penalty_ns.load(std::memory_order_relaxed),
                  g_penalty_stamp_ns.load(std::memory_order_relaxed), team::monotonic_ns());
 }
@@ -92,7 +105,10 @@ void record_section(double wall_ns, double expected_ns) {
   }
   const std::uint64_t now = team::monotonic_ns();
   const double excess = wall_ns > expected_ns ? wall_ns - expected_ns : 0.0;
-  const double current = observed_section_penalty_ns();
+  const std::uint32_t bits = g_loss_bits.load(std::memory_order_relaxed);
+  g_loss_bits.store((bits << 1) | (excess > 0.0 ? 1u : 0u), std::memory_order_relaxed);
+  const double current = decayed(g_penalty_ns.load(std::memory_order_relaxed),
+                                 g_penalty_stamp_ns.load(std::memory_order_relaxed), now);
   g_penalty_ns.store((1.0 - kPenaltyWeight) * current + kPenaltyWeight * excess,
                      std::memory_order_relaxed);
   g_penalty_stamp_ns.store(now, std::memory_order_relaxed);
@@ -110,6 +126,7 @@ std::size_t choose_width_observed(double serial_estimate_ns, std::size_t section
 void detail::set_section_observation(bool enabled) {
   g_observe.store(enabled, std::memory_order_relaxed);
   g_penalty_ns.store(0.0, std::memory_order_relaxed);
+  g_loss_bits.store(0, std::memory_order_relaxed);
 }
 
 double dispatch_cost_ns(std::size_t width, DispatchKind kind) {

@@ -128,13 +128,13 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
         } catch (...) {
           shared.fail(std::current_exception());
         }
-        // A member on its leader's CPU (the scheduler often places a woken thread beside its
-        // waker) would hold the leader off that CPU for its whole spin: it spins briefly. A
-        // member elsewhere keeps its full spin even when it just woke the leader, so that one
-        // park does not turn every following section into a sleep and a wake.
+        // A member that woke its sleeping leader and shares its CPU (the scheduler often
+        // places a wakee beside its waker) would hold the leader off that CPU for its whole
+        // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
+        // member keeps its full spin there even when it runs beside the leader.
         const bool beside_leader = sched_getcpu() == shared.leader_cpu;
-        shared.done.arrive(pool.sync);  // the last touch of `shared`
-        short_spin = beside_leader;
+        const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
+        short_spin = woke_leader && beside_leader;
         break;
       }
     }

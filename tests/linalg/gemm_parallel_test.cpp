@@ -163,6 +163,15 @@ TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
   EXPECT_EQ(choose_width(work, 1, 2), 2u);           // the pure rule is unaffected
   EXPECT_EQ(choose_width_observed(1e12, 1, 2), 2u);  // big work still goes wide
+  // One loss alone is not a pattern.
+  detail::set_section_observation(true);
+  record_section(5e6 + work / 2, work / 2);
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
+  for (int i = 0; i < 3; ++i) {
+    record_section(5e6 + work / 2, work / 2);
+  }
+  EXPECT_GT(observed_section_penalty_ns(), 1e6);
   // Quiet sections bring it back down.
   for (int i = 0; i < 80; ++i) {
     record_section(work / 2, work / 2);

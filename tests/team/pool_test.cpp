@@ -5,6 +5,8 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -19,13 +21,30 @@
 namespace teamla::team {
 namespace {
 
-std::size_t live_threads() {
+// named_threads() counts this process's threads whose name starts with `prefix`. Counting by
+// name, not all threads, keeps runtime helpers (tsan's background thread starts at an
+// unpredictable moment) out of the count.
+std::size_t named_threads(const std::string& prefix) {
   std::size_t count = 0;
   if (DIR* dir = opendir("/proc/self/task")) {
-    while (dirent* entry = readdir(dir)) count += entry->d_name[0] != '.';
+    while (dirent* entry = readdir(dir)) {
+      if (entry->d_name[0] == '.') continue;
+      std::ifstream comm(std::string("/proc/self/task/") + entry->d_name + "/comm");
+      std::string name;
+      std::getline(comm, name);
+      count += name.rfind(prefix, 0) == 0;
+    }
     closedir(dir);
   }
   return count;
+}
+
+// A worker names itself as it starts, so wait (bounded) for the names to appear.
+std::size_t named_threads_when(const std::string& prefix, std::size_t expected) {
+  for (int attempt = 0; attempt < 2000 && named_threads(prefix) != expected; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return named_threads(prefix);
 }
 
 TEST(PoolBuilder, DefaultsToTheAffinitySetAndRejectsZero) {
@@ -74,14 +93,15 @@ TEST(PoolBuilder, NamesWorkersAndRunsTheHookFirst) {
 }
 
 TEST(Pool, DestructionJoinsEveryWorker) {
-  const std::size_t before = live_threads();
   for (std::size_t n : {1, 2, 3, 9}) {
-    auto pool = Pool::builder().threads(n).build();
-    EXPECT_EQ(live_threads(), before + n - 1);
-    Team team = pool->acquire(n);
-    team.run([](Section&) {});
+    {
+      auto pool = Pool::builder().threads(n).thread_name("joincheck").build();
+      EXPECT_EQ(named_threads_when("joincheck", n - 1), n - 1) << "a pool of " << n;
+      Team team = pool->acquire(n);
+      team.run([](Section&) {});
+    }
+    EXPECT_EQ(named_threads("joincheck"), 0U) << "the pool of " << n << " left threads behind";
   }
-  EXPECT_EQ(live_threads(), before);
 }
 
 TEST(Pool, AcquireNeverBlocksAndNarrowsWhenWorkersAreHeld) {

@@ -1,7 +1,5 @@
 # tests/team: the thread-team runtime. Labels: concurrency (runs under tsan in CI), model
-# (Relacy), stress (timing-sensitive, serial). One label per test: teamla_add_gtest passes its
-# LABELS list through gtest_discover_tests, which flattens "unit;concurrency" into
-# "LABELS unit concurrency" (LABELS = unit only), so a second label would be lost.
+# (Relacy), stress (timing-sensitive, serial). One label per test (see teamla_add_gtest).
 set(teamla_team_test_sources
   ${CMAKE_CURRENT_LIST_DIR}/section_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pool_test.cpp

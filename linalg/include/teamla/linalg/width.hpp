@@ -57,7 +57,8 @@ std::size_t choose_width_observed(double serial_estimate_ns, std::size_t section
 // feeds the penalty (an exponential average, kPenaltyWeight for the newest region).
 void record_section(double wall_ns, double expected_ns);
 
-// observed_section_penalty_ns() is the current penalty (decayed to now); 0 on a quiet machine.
+// observed_section_penalty_ns() is the current penalty (decayed to now); 0 on a quiet machine,
+// and 0 unless at least 2 of the last 4 wide sections lost (one outlier is not a pattern).
 double observed_section_penalty_ns();
 
 // serial_estimate_ns() converts a flop count and a serial rate (GF/s) into nanoseconds.
