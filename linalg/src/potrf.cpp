@@ -25,6 +25,7 @@
 
 #include "chol_internal.hpp"
 #include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
@@ -319,13 +320,16 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     }
     diagonal_ready = false;
     if (k + kb == n) break;
-    // One section plus its barrier: two dispatches' worth of cost.
-    const std::size_t width =
-        cap <= 1 ? 1
-                 : choose_width(serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops), 2, cap);
+    // One section plus its barrier: two dispatches' worth of cost. The observed penalty
+    // (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
+    const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
+    const std::size_t width = cap <= 1 ? 1 : choose_width_observed(step_ns, 2, cap);
     const bool lookahead = width > 1 && lookahead_enabled();
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
+    const std::uint64_t step_start_ns = width > 1 ? team::monotonic_ns() : 0;
     if (update_step(a, k, kb, width, next_kb, exec) != 0) return replay_lapack(a, k + kb);
+    if (width > 1)
+      record_section(static_cast<double>(team::monotonic_ns() - step_start_ns), step_ns);
     diagonal_ready = lookahead;
   }
   return 0;

@@ -11,6 +11,7 @@
 
 #include "chol_internal.hpp"
 #include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
@@ -73,12 +74,14 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
                                 Exec& exec) {
   const index_t n = c.rows;
   std::size_t width = 1;
+  double serial_ns = 0;
   if (exec.team != nullptr) {
     const double flops =
         static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
     const std::size_t cap =
         exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width());
-    width = choose_width(serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T))), 1, cap);
+    serial_ns = serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T)));
+    width = choose_width_observed(serial_ns, 1, cap);
   }
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   if (width <= 1) {
@@ -87,11 +90,13 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
     return 1;
   }
   ++exec.stats.sections;
+  const std::uint64_t start_ns = team::monotonic_ns();
   exec.team->run(width, [&](team::Section& s) {
     const index_t c0 = balanced_split(n, s.rank(), s.width(), 16);
     const index_t c1 = balanced_split(n, s.rank() + 1, s.width(), 16);
     if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
   });
+  record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);
   return width;
 }
 template std::size_t syrk_lower_parallel<double>(double, MatrixView<const double>, double,

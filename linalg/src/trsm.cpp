@@ -11,6 +11,7 @@
 
 #include "chol_internal.hpp"
 #include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
@@ -74,12 +75,14 @@ template <class T>
 std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b,
                                Exec& exec) {
   std::size_t width = 1;
+  double serial_ns = 0;
   if (exec.team != nullptr) {
     const double flops =
         static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
     const std::size_t cap =
         exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width());
-    width = choose_width(serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T))), 1, cap);
+    serial_ns = serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T)));
+    width = choose_width_observed(serial_ns, 1, cap);
   }
   if (width <= 1) {
     ++exec.stats.inline_regions;
@@ -89,6 +92,7 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
   }
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
+  const std::uint64_t start_ns = team::monotonic_ns();
   exec.team->run(width, [&](team::Section& s) {
     // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
     // cache lines between the slices when B's rows are contiguous.
@@ -101,6 +105,7 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
     const index_t c1 = s.rank() + 1 == s.width() ? n : edge(s.rank() + 1);
     if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
   });
+  record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);
   return width;
 }
 template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const double>,

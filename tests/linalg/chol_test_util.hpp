@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "../../linalg/src/isa_dispatch.hpp"
+#include "../../linalg/src/width_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
@@ -109,3 +112,13 @@ struct TeamHolder {
 inline const char* layout_name(Layout l) { return l == Layout::col_major ? "col" : "row"; }
 
 }  // namespace teamla::test
+
+// Width decisions in the Cholesky tests come from the cost table alone: the observed-load
+// penalty (width.hpp) would make the widths these tests assert depend on whatever else the
+// machine runs (ctest -j2 runs two suites at once). Registered once per test binary.
+class TableWidthsEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { teamla::linalg::detail::set_section_observation(false); }
+};
+inline ::testing::Environment* const kTableWidthsEnvironment =
+    ::testing::AddGlobalTestEnvironment(new TableWidthsEnvironment);

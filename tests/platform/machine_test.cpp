@@ -18,8 +18,8 @@ bool proc_cpuinfo_has(const std::string& flag) {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("flags", 0) == 0) return line.find(" " + flag + " ") != std::string::npos ||
-                                            line.ends_with(" " + flag);
+    if (line.rfind("flags", 0) == 0)
+      return line.find(" " + flag + " ") != std::string::npos || line.ends_with(" " + flag);
   }
   return false;
 }

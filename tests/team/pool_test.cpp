@@ -6,8 +6,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <stdexcept>

@@ -105,8 +105,9 @@ CpuInfo detect() {
   const unsigned base_family = (l1.eax >> 8) & 0xF;
   const unsigned base_model = (l1.eax >> 4) & 0xF;
   info.family = base_family == 0xF ? base_family + ((l1.eax >> 20) & 0xFF) : base_family;
-  info.model = (base_family == 0x6 || base_family == 0xF) ? (((l1.eax >> 16) & 0xF) << 4) | base_model
-                                                          : base_model;
+  info.model = (base_family == 0x6 || base_family == 0xF)
+                   ? (((l1.eax >> 16) & 0xF) << 4) | base_model
+                   : base_model;
   if (cpuid(0x80000000).eax >= 0x80000004) {
     char brand[49] = {};
     for (unsigned i = 0; i < 3; ++i) {
@@ -119,7 +120,8 @@ CpuInfo detect() {
     info.brand = trimmed(brand);
   }
   info.features = detect_features(l0.eax);
-  info.caches = detect_caches(l0.eax, info.vendor == "AuthenticAMD" || info.vendor == "HygonGenuine");
+  info.caches =
+      detect_caches(l0.eax, info.vendor == "AuthenticAMD" || info.vendor == "HygonGenuine");
   return info;
 }
 #else

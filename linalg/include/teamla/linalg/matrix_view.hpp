@@ -44,8 +44,7 @@ struct MatrixView {
   }
   // A view of T converts to a view of const T.
   operator MatrixView<const T>() const  // NOLINT(google-explicit-constructor)
-    requires(!std::is_const_v<T>)
-  {
+      requires(!std::is_const_v<T>) {
     return {data, rows, cols, ld, layout};
   }
 };

@@ -73,8 +73,9 @@ class Team {
       return;
     }
     using B = std::remove_reference_t<Body>;
-    run_erased(width, [](void* ctx, Section& s) { (*static_cast<B*>(ctx))(s); },
-               const_cast<void*>(static_cast<const void*>(&body)));
+    run_erased(
+        width, [](void* ctx, Section& s) { (*static_cast<B*>(ctx))(s); },
+        const_cast<void*>(static_cast<const void*>(&body)));
   }
   template <class Body>
   void run(Body&& body) {
@@ -84,9 +85,10 @@ class Team {
   template <class Body>
   void fork(std::span<const std::size_t> widths, Body&& body) {
     using B = std::remove_reference_t<Body>;
-    fork_erased(widths,
-                [](void* ctx, std::size_t child, Team& team) { (*static_cast<B*>(ctx))(child, team); },
-                const_cast<void*>(static_cast<const void*>(&body)));
+    fork_erased(
+        widths,
+        [](void* ctx, std::size_t child, Team& team) { (*static_cast<B*>(ctx))(child, team); },
+        const_cast<void*>(static_cast<const void*>(&body)));
   }
   template <class Body>
   void fork(std::initializer_list<std::size_t> widths, Body&& body) {
@@ -94,7 +96,8 @@ class Team {
   }
 
   struct Members;  // runtime-private reservation
-  Team(Pool* pool, Members* members, std::size_t width) : pool_(pool), members_(members), width_(width) {}
+  Team(Pool* pool, Members* members, std::size_t width)
+      : pool_(pool), members_(members), width_(width) {}
 
  private:
   using SectionFn = void (*)(void*, Section&);
