@@ -20,14 +20,13 @@ void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> 
 // trsm(): B = alpha * inv(op(A)) * B (Side::left) or alpha * B * inv(op(A)) (Side::right),
 // with A triangular (uplo), unit or non-unit diagonal. B is overwritten with the solution.
 template <class T>
-void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
-          MatrixView<T> b, Exec& exec);
+void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
+          Exec& exec);
 
 // syrk(): C = alpha * op(A) * op(A)^T + beta * C on the `uplo` triangle of C only (n x n);
 // op(A) is n x k. The other triangle is neither read nor written.
 template <class T>
-void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
-          Exec& exec);
+void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, Exec& exec);
 
 // potrf(): Cholesky factorization of the `uplo` triangle of A (n x n) in place: A = L*L^T
 // (lower) or U^T*U (upper). The other triangle is untouched. Returns LAPACK's info: 0, or the

@@ -24,10 +24,10 @@ struct ExecStats {
 };
 
 struct Exec {
-  team::Team* team = nullptr;         // nullptr: serial
-  Workspace* workspace = nullptr;     // nullptr: a thread-local workspace
-  std::size_t max_width = 0;          // 0: the team's width
-  ExecStats stats;                    // reset and filled by each call
+  team::Team* team = nullptr;      // nullptr: serial
+  Workspace* workspace = nullptr;  // nullptr: a thread-local workspace
+  std::size_t max_width = 0;       // 0: the team's width
+  ExecStats stats;                 // reset and filled by each call
 };
 
 }  // namespace teamla::linalg
