@@ -263,8 +263,10 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   // 3 row tiles of 24 but 8 column tiles of 8.
   const auto imbalance = [&](index_t tiles) {
     const auto w = static_cast<double>(width);
-    const auto per_rank = static_cast<double>((tiles + static_cast<index_t>(width) - 1) /
-                                              static_cast<index_t>(width));
+    // Whole tiles per rank: the integer ceiling is the point.
+    const index_t tiles_per_rank =
+        (tiles + static_cast<index_t>(width) - 1) / static_cast<index_t>(width);
+    const auto per_rank = static_cast<double>(tiles_per_rank);
     return per_rank * w / static_cast<double>(tiles);
   };
   const bool split_rows = imbalance((m + ks.fns.mr - 1) / ks.fns.mr) <=

@@ -169,6 +169,8 @@ int potrs(const PotrsArgs& args, const T* a, T* b) {
   return 0;
 }
 
+// T is a type: it cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define TEAMLA_BLAS_INSTANTIATE(T)                                     \
   template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*); \
   template int trsm<T>(const TrsmArgs&, T, const T*, T*);              \
@@ -178,5 +180,6 @@ int potrs(const PotrsArgs& args, const T* a, T* b) {
 TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace teamla::blas
