@@ -52,6 +52,7 @@ team::WaitCounters& operator+=(team::WaitCounters& sum, const team::WaitCounters
   sum.member_parks += more.member_parks;
   sum.preemptions += more.preemptions;
   sum.throttle_activations += more.throttle_activations;
+  sum.stacked_waits += more.stacked_waits;
   sum.sections += more.sections;
   return sum;
 }

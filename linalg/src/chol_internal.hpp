@@ -92,6 +92,18 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec);
 template <class T>
 index_t potrf_lower_serial(MatrixView<T> a);
 
+// factor_diagonal(): the lower triangle of `d` (any layout) factored on a contiguous copy; the
+// factor is written back only on success, so a failure (info > 0) leaves `d` as it was.
+template <class T>
+index_t factor_diagonal(MatrixView<T> d);
+
+// potrf_parallel_step(): the panel solve and trailing update of the blocked step at column k
+// (block kb) of the lower triangle `a` on one section of `width` (potrf_step.cpp). With
+// next_kb > 0 (lookahead) it also factors the next diagonal block and returns its info.
+template <class T>
+index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width,
+                            index_t next_kb, Exec& exec);
+
 // Bench and test hooks (not thread-safe: set between calls). set_potrf_block_override()
 // forces the block size (a multiple of 64; 0: the measured default);
 // set_potrf_lookahead_override() forces lookahead on (1) or off (0), -1: the default.

@@ -6,8 +6,9 @@
 // panel in L3 across ic. Edge tiles are handled by the kernels themselves (masked loads and
 // stores), so no tile is ever copied out.
 //
-// Small path: when op(A) is column-contiguous and n <= small_n, A is not packed (the kernel
-// reads MR contiguous rows per k step straight from A); when op(B) is column-contiguous too,
+// Small path: when op(A) is column-contiguous, n <= small_n and A's block fits beside B's
+// panel in L2 (reads_a_in_place), A is not packed (the kernel reads MR contiguous rows per
+// k step straight from A); when op(B) is column-contiguous too,
 // B is not packed either (gemm_unpacked). Parallel: run_wide() splits rows or columns over
 // one section. See docs/gemm.md for the measurements behind each choice.
 #include <algorithm>
@@ -92,9 +93,24 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
   }
 }
 
+// kInPlaceBudgetBytes: a tall A read in place is read again for every NR columns of B, so
+// its mc x kc block must stay in L2 beside the packed B panel: half of this core's 1 MiB L2.
+// Measured (1 thread, double, GF/s, in place against packed): 3584 x 256 x 512 (960 KiB):
+// 33-39 against 48-49; 3840 x 128 x 128 (376 KiB): 51-52 against 43-49; 4096 x 64 x 64:
+// 50-51 against 42-48 (docs/gemm.md, "Reading A in place").
+constexpr index_t kInPlaceBudgetBytes = 512 * 1024;
+
+// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and A either small itself
+// (m <= small_n, the measured small-matrix win) or with its block and B's panel within
+// kInPlaceBudgetBytes.
 template <class T>
-bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t n) {
-  return a.rs == 1 && n <= ks.blocking.small_n;
+bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n, index_t k) {
+  if (a.rs != 1 || n > ks.blocking.small_n) return false;
+  if (m <= ks.blocking.small_n) return true;
+  const index_t kcb = std::min(k, ks.blocking.kc);
+  const auto bytes =
+      (std::min(m, ks.blocking.mc) * kcb + kcb * n) * static_cast<index_t>(sizeof(T));
+  return bytes <= kInPlaceBudgetBytes;
 }
 
 template <class T>
@@ -134,7 +150,7 @@ void gemm_split_m(team::Section& s, const KernelSet<T>& ks, index_t m, index_t n
   index_t m0 = 0;
   index_t m1 = 0;
   split(m, f.mr, r, w, m0, m1);
-  const bool a_in_place = reads_a_in_place(ks, a, n);
+  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
   T* ap =
       a_in_place ? nullptr : ws.buffer_of<T>(r, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
   std::size_t t = 0;
@@ -215,8 +231,9 @@ void gemm_unpacked(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T al
 }
 
 template <class T>
-bool unpacked_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t n) {
-  return reads_a_in_place(ks, a, n) && b.rs == 1;
+bool unpacked_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
+                   index_t k) {
+  return reads_a_in_place(ks, a, m, n, k) && b.rs == 1;
 }
 
 }  // namespace
@@ -231,13 +248,13 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
     scale_c(m, n, beta, c, ldc);
     return;
   }
-  if (unpacked_path(ks, a, b, n)) {
+  if (unpacked_path(ks, a, b, m, n, k)) {
     gemm_unpacked(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, rank);
     return;
   }
   const KernelFns<T>& f = ks.fns;
   const Blocking& bl = ks.blocking;
-  const bool a_in_place = reads_a_in_place(ks, a, n);
+  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
   T* bp = ws.buffer_of<T>(rank, Workspace::Slot::pack_b, pack_b_elems(ks, n, k));
   T* ap =
       a_in_place ? nullptr : ws.buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
@@ -271,7 +288,7 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   };
   const bool split_rows = imbalance((m + ks.fns.mr - 1) / ks.fns.mr) <=
                           1.1 * imbalance((n + ks.fns.nr - 1) / ks.fns.nr);
-  if (split_rows && unpacked_path(ks, a, b, n)) {
+  if (split_rows && unpacked_path(ks, a, b, m, n, k)) {
     // Nothing to share: each rank runs the no-packing path on its rows.
     on.run(width, [&](team::Section& s) {
       index_t i0 = 0;

@@ -36,6 +36,10 @@ namespace {
 // failed factorization leaves.
 constexpr index_t kLapackBlock = 64;
 
+// kDiagonalRateFraction: the diagonal block's factorization runs at about half gemm's rate
+// (potrf_tile's recursion; 1 thread, n = 256 double: 29 GF/s against gemm's ~50).
+constexpr double kDiagonalRateFraction = 0.5;
+
 // kLeafChol: below this the recursive tile factorization calls the unblocked leaf kernel.
 constexpr index_t kLeafChol = 32;
 
@@ -147,19 +151,6 @@ void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
   }
 }
 
-// factor_diagonal(): factors the lower triangle of `d` on a contiguous copy and writes the
-// factor back only on success, so a failure leaves `d` as it was.
-template <class T>
-index_t factor_diagonal(MatrixView<T> d) {
-  const index_t n = d.rows;
-  T* tile = scratch<T>(static_cast<std::size_t>(n * n), 1);
-  MatrixView<T> t = col_major(tile, n, n);
-  copy_lower(MatrixView<const T>(d), t);
-  if (index_t info = potrf_tile(t); info != 0) return info;
-  copy_lower(MatrixView<const T>(t), d);
-  return 0;
-}
-
 // potrf2_lapack(): LAPACK's dpotrf2, step for step (n1 = n/2, leaves of one column), so that
 // a failure leaves the block exactly as dpotrf2 does.
 template <class T>
@@ -217,90 +208,23 @@ double step_flops(index_t rows_below, index_t kb) {
   return m * b * b + m * m * b;  // panel solve + trailing update
 }
 
-// area_left(): the area of the lower triangle of an m x m matrix left of column c, and its
-// inverse.
-double area_left(double m, double c) { return m * c - c * c / 2; }
-index_t column_at_area(index_t m, double area, index_t align) {
-  const double mm = static_cast<double>(m);
-  const double c = mm - std::sqrt(std::max(0.0, mm * mm - 2 * area));
-  const index_t col = (static_cast<index_t>(std::ceil(c)) + align - 1) / align * align;
-  return std::clamp<index_t>(col, 0, m);
-}
-
-// update_step(): panel solve and trailing update of step k on `width` participants.
-// With next_kb > 0 (lookahead), rank 0 first updates the next step's block column, factors
-// the next diagonal block while the others still update the rest of the trailing matrix, and
-// takes a correspondingly smaller share of that rest. Returns the next block's info (0 if it
-// was not factored or succeeded).
-template <class T>
-index_t update_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width, index_t next_kb,
-                    Exec& exec) {
-  const index_t n = a.rows;
-  const index_t m2 = n - k - kb;
-  const MatrixView<const T> l11 = a.block(k, k, kb, kb);
-  MatrixView<T> panel = a.block(k + kb, k, m2, kb);
-  MatrixView<T> trailing = a.block(k + kb, k + kb, m2, m2);
-  if (width <= 1) {
-    ++exec.stats.inline_regions;
-    trsm_left_serial<T>(true, false, l11, panel.transposed());
-    syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, m2);
-    return 0;
-  }
-  ++exec.stats.sections;
-  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
-  // Column ranges of the trailing update. With lookahead rank 0 also factors the next
-  // diagonal block: nb^3/3 flops at about half gemm's rate, i.e. the area of nb^3/(3 kb)
-  // trailing entries (each entry costs 2 kb flops at gemm's rate).
-  const double m = static_cast<double>(m2);
-  const double total = area_left(m, m);
-  const double extra =
-      next_kb > 0 ? std::pow(static_cast<double>(next_kb), 3) / (3.0 * static_cast<double>(kb))
-                  : 0.0;
-  const auto w = static_cast<double>(width);
-  const index_t first_end =
-      next_kb > 0 ? std::max(next_kb, column_at_area(m2, (total + extra) / w - extra, 16))
-                  : column_at_area(m2, total / w, 16);
-  const double rest = total - area_left(m, static_cast<double>(first_end));
-  auto edge = [&](std::size_t r) -> index_t {
-    if (r == 0) return 0;
-    if (r >= width) return m2;
-    return column_at_area(
-        m2,
-        area_left(m, static_cast<double>(first_end)) + rest * static_cast<double>(r - 1) / (w - 1),
-        16);
-  };
-  index_t next_info = 0;
-  exec.team->run(width, [&](team::Section& s) {
-    const auto parts = static_cast<index_t>(s.width());
-    const auto rank = static_cast<index_t>(s.rank());
-    // Panel rows on multiples of 16 so that no two participants share a cache line of it.
-    auto row_edge = [&](index_t r) {
-      return r >= parts ? m2 : std::min(m2, (m2 * r / parts + 15) / 16 * 16);
-    };
-    const index_t r0 = row_edge(rank);
-    const index_t r1 = row_edge(rank + 1);
-    if (r1 > r0) {
-      trsm_left_serial<T>(true, false, l11, panel.block(r0, 0, r1 - r0, kb).transposed());
-    }
-    s.barrier();
-    if (rank == 0) {
-      if (next_kb > 0) {
-        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, next_kb);
-        next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
-        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, next_kb, first_end);
-      } else {
-        syrk_lower_cols<T>(T(-1), panel, T(1), trailing, 0, first_end);
-      }
-      return;
-    }
-    const index_t c0 = rank == 1 ? first_end : std::max(first_end, edge(s.rank()));
-    const index_t c1 = rank + 1 == parts ? m2 : std::max(first_end, edge(s.rank() + 1));
-    if (c1 > c0) syrk_lower_cols<T>(T(-1), panel, T(1), trailing, c0, c1);
-  });
-  return next_info;
-}
-
 }  // namespace
+
+// factor_diagonal(): factors the lower triangle of `d` on a contiguous copy and writes the
+// factor back only on success, so a failure leaves `d` as it was.
+template <class T>
+index_t factor_diagonal(MatrixView<T> d) {
+  const index_t n = d.rows;
+  T* tile = scratch<T>(static_cast<std::size_t>(n * n), 1);
+  MatrixView<T> t = col_major(tile, n, n);
+  copy_lower(MatrixView<const T>(d), t);
+  if (index_t info = potrf_tile(t); info != 0) return info;
+  copy_lower(MatrixView<const T>(t), d);
+  return 0;
+}
+
+template index_t factor_diagonal<double>(MatrixView<double>);
+template index_t factor_diagonal<float>(MatrixView<float>);
 
 template <class T>
 index_t potrf_lower(MatrixView<T> a, Exec& exec) {
@@ -326,10 +250,23 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     const std::size_t width = cap <= 1 ? 1 : choose_width_observed(step_ns, 2, cap);
     const bool lookahead = width > 1 && lookahead_enabled();
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
-    const std::uint64_t step_start_ns = width > 1 ? team::monotonic_ns() : 0;
-    if (update_step(a, k, kb, width, next_kb, exec) != 0) return replay_lapack(a, k + kb);
-    if (width > 1)
-      record_section(static_cast<double>(team::monotonic_ns() - step_start_ns), step_ns);
+    if (width <= 1) {
+      ++exec.stats.inline_regions;
+      const index_t m2 = n - k - kb;
+      MatrixView<T> panel = a.block(k + kb, k, m2, kb);
+      trsm_left_serial<T>(true, false, a.block(k, k, kb, kb), panel.transposed());
+      syrk_lower_cols<T>(T(-1), panel, T(1), a.block(k + kb, k + kb, m2, m2), 0, m2);
+    } else {
+      const std::uint64_t step_start_ns = team::monotonic_ns();
+      const index_t next_info = potrf_parallel_step(a, k, kb, width, next_kb, exec);
+      // With lookahead the section also factors the next diagonal block: inline, that work
+      // would have been done too, so it belongs in the time the section must beat.
+      const double next_diagonal_ns = serial_estimate_ns(
+          std::pow(static_cast<double>(next_kb), 3) / 3.0, gflops * kDiagonalRateFraction);
+      record_section(static_cast<double>(team::monotonic_ns() - step_start_ns),
+                     step_ns + next_diagonal_ns);
+      if (next_info != 0) return replay_lapack(a, k + kb);
+    }
     diagonal_ready = lookahead;
   }
   return 0;

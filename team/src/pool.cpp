@@ -110,9 +110,11 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
   bool short_spin = false;  // the next wait spins at most after_wake_polls
   for (;;) {
     const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
+    slot.cpu.store(sched_getcpu(), std::memory_order_relaxed);
     wait_until(
         pool, WaitSite::member, slot.parker,
-        [&] { return slot.posted.load(std::memory_order_acquire) != seen; }, short_spin);
+        [&] { return slot.posted.load(std::memory_order_acquire) != seen; },
+        short_spin ? WaitHint::after_wake : WaitHint::none);
     const Job job = slot.job;
     slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
     switch (job.kind) {
@@ -123,6 +125,7 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
       case JobKind::run: {
         Section::Shared& shared = *job.shared;
         Section section(&shared, job.rank, shared.width);
+        slot.cpu.store(sched_getcpu(), std::memory_order_relaxed);
         try {
           shared.fn(shared.ctx, section);
         } catch (...) {
@@ -132,7 +135,8 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
         // places a wakee beside its waker) would hold the leader off that CPU for its whole
         // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
         // member keeps its full spin there even when it runs beside the leader.
-        const bool beside_leader = sched_getcpu() == shared.leader_cpu;
+        const bool beside_leader =
+            sched_getcpu() == shared.leader_cpu.load(std::memory_order_relaxed);
         const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
         short_spin = woke_leader && beside_leader;
         break;
@@ -166,6 +170,7 @@ WaitCounters Pool::counters() const {
   out.member_parks = c.member_parks.load(std::memory_order_relaxed);
   out.preemptions = c.preemptions.load(std::memory_order_relaxed);
   out.throttle_activations = c.throttle_activations.load(std::memory_order_relaxed);
+  out.stacked_waits = c.stacked_waits.load(std::memory_order_relaxed);
   out.sections = c.sections.load(std::memory_order_relaxed);
   return out;
 }

@@ -51,6 +51,9 @@ struct alignas(64) WorkerSlot {
   Job job;                               // written before `posted` is bumped
   std::atomic<std::uint64_t> taken{0};   // jobs the worker has copied out of `job`
   Parker parker;                         // the worker sleeps here between jobs
+  // The CPU the worker ran on when it last began a wait or a job (sched_getcpu), read by the
+  // leader's waits to tell whether this worker is stacked on the leader's CPU.
+  std::atomic<int> cpu{-1};
   std::size_t index = 0;
   std::thread thread;
 };
@@ -63,6 +66,7 @@ struct CounterCells {
   std::atomic<std::uint64_t> member_parks{0};
   std::atomic<std::uint64_t> preemptions{0};
   std::atomic<std::uint64_t> throttle_activations{0};
+  std::atomic<std::uint64_t> stacked_waits{0};
   std::atomic<std::uint64_t> sections{0};
 };
 
@@ -121,7 +125,10 @@ struct Section::Shared {
   Pool::Impl* pool;
   sync::Completion<sync::StdSync> done;
   sync::Barrier<sync::StdSync> barrier;
-  int leader_cpu = -1;  // the leader's CPU at the start (sched_getcpu), read by members
+  // The leader's CPU (sched_getcpu) at the start and at each of its waits, read by members.
+  std::atomic<int> leader_cpu{-1};
+  // The members' slots (ranks 1 .. width-1), whose `cpu` the leader's waits read.
+  WorkerSlot* const* member_slots = nullptr;
   std::atomic<bool> failed{false};
   std::exception_ptr error;  // written once by the thread that set `failed`
 };

@@ -12,6 +12,7 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   member_parks -= o.member_parks;
   preemptions -= o.preemptions;
   throttle_activations -= o.throttle_activations;
+  stacked_waits -= o.stacked_waits;
   sections -= o.sections;
   return *this;
 }

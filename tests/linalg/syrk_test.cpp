@@ -85,6 +85,27 @@ TEST(Syrk, EveryCaseEveryIsa) {
   }
 }
 
+// Tiny blocking (mc = one register tile, kc = 5, nc = two NR panels) splits even small
+// matrices into many column blocks, k slices and row blocks, so tiles inside the triangle,
+// outside it and crossed by the diagonal all occur in every block position; a wrong
+// classification or a beta applied twice shows as a wrong entry or a touched sentinel.
+TEST(Syrk, TinyBlockingReachesEveryTileKind) {
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    linalg::detail::force_blocking(1, 5, 1, 0);
+    Exec exec;
+    for (Uplo uplo : {Uplo::lower, Uplo::upper})
+      for (Layout lc : {Layout::col_major, Layout::row_major}) {
+        check_syrk<double>(uplo, Op::none, -1.0, 1.0, 61, 23, Layout::col_major, lc, exec);
+        check_syrk<double>(uplo, Op::transpose, 0.5, 0.0, 47, 11, Layout::row_major, lc, exec,
+                           true);
+        check_syrk<float>(uplo, Op::none, 1.0f, -2.0f, 53, 17, Layout::col_major, lc, exec);
+      }
+    linalg::detail::clear_blocking_override();
+  }
+}
+
 TEST(Syrk, EdgeAlphaAndK) {
   Exec exec;
   check_syrk<double>(Uplo::lower, Op::none, 0.0, 2.0, 40, 10, Layout::col_major, Layout::col_major,

@@ -126,6 +126,47 @@ TEST_F(StackedTest, OneCpuForEveryThreadStagedStaysBounded) {
   pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
 }
 
+// Two threads that the scheduler stacked on one CPU although the pool has two (here forced by
+// pinning both after the pool started, so the pool is not oversubscribed): the member reaches
+// the barrier first and shares the leader's CPU, so it must yield to the leader rather than
+// spin (WaitHint::stacked). Without the detection stacked_waits stays 0 and each section
+// costs a full spin budget of the member before the leader can run.
+TEST_F(StackedTest, PartnersStackedOnOneCpuYieldInsteadOfSpinning) {
+  cpu_set_t saved;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved), 0);
+  for (WaitPolicy policy : {WaitPolicy::staged, WaitPolicy::legacy}) {
+    auto pool = Pool::builder().threads(2).policy(policy).build();
+    ASSERT_FALSE(pool->throttled());
+    Team team = pool->acquire(2);
+    std::atomic<bool> member_pinned{false};
+    team.run([&](Section& s) {
+      if (s.rank() == 1) member_pinned = pin_self(0);
+    });
+    ASSERT_TRUE(member_pinned.load());
+    ASSERT_TRUE(pin_self(0));
+    for (int i = 0; i < 5; ++i) {
+      team.run([](Section& s) {
+        if (s.rank() == 0) busy_for(std::chrono::microseconds(2000));
+        s.barrier();
+      });
+    }
+    const WaitCounters c = pool->counters();
+    std::printf("[stacked-3] %-7s stacked waits %llu, barrier sleeps %llu\n",
+                std::string(to_string(policy)).c_str(),
+                static_cast<unsigned long long>(c.stacked_waits),
+                static_cast<unsigned long long>(c.barrier_sleeps));
+    if (policy == WaitPolicy::staged) {
+      EXPECT_GE(c.stacked_waits, 5U);
+    } else {
+      EXPECT_EQ(c.stacked_waits, 0U) << "legacy keeps 0.1.3's spinning joins and barriers";
+    }
+    team.run([&](Section& s) {
+      if (s.rank() == 1) pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+    });
+    pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+  }
+}
+
 double process_cpu_ms() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);

@@ -35,6 +35,13 @@ inline constexpr std::uint32_t kLegacyOversubscribedMemberPolls = 64;
 inline constexpr std::uint32_t kLegacyOversubscribedPauses = 100;
 // A spinning waiter reads the clock once per this many polls (a power of two).
 inline constexpr std::uint32_t kClockStride = 64;
+// A stacked waiter (its partner shares its CPU) yields at most this many times before it
+// falls back to the short spin and the sleep; a yield may hand the partner a whole slice
+// (~3 ms here), so this bounds the phase at ~50 ms.
+inline constexpr std::uint32_t kStackedYields = 16;
+// A yield that returns within this long found nobody else queued on the CPU: the partner
+// has moved to another CPU (or is asleep), and spinning is right again.
+inline constexpr std::uint64_t kAloneYieldNs = 2'000;
 
 inline void count_sleep(CounterCells& counters, WaitSite site) {
   switch (site) {
@@ -102,6 +109,22 @@ bool yield_phase(Pool::Impl& pool, Done& done) {
   return done();
 }
 
+// stacked_phase() yields to a partner queued on this CPU until done() or until a yield comes
+// back at once (the partner left this CPU). Sleeping instead would hide the imbalance from
+// the scheduler: a sleeper is not runnable, so nothing is moved to the idle CPU, and on this
+// VM the wake that ends the sleep places the sleeper on its waker's CPU again (docs/team.md,
+// "Stacked waits"). Returns 1 if done, 0 if the partner left, -1 if the yields ran out.
+template <class Done>
+int stacked_phase(Done& done) {
+  for (std::uint32_t yield = 0; yield < kStackedYields; ++yield) {
+    if (done()) return 1;
+    const std::uint64_t before_ns = monotonic_ns();
+    sched_yield();
+    if (monotonic_ns() - before_ns < kAloneYieldNs) return done() ? 1 : 0;
+  }
+  return done() ? 1 : -1;
+}
+
 // legacy_wait() reproduces 0.1.3; true if done, false if a member should now park.
 template <class Done>
 bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
@@ -134,19 +157,34 @@ bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
 
 }  // namespace detail
 
-// `after_wake`: a sleep and a wake just happened between this thread and another (it woke a
-// sleeper, or it was itself woken), so the other may be queued on this very CPU; the spin is
-// then at most `after_wake_polls`. Returns true if this wait slept.
+// WaitHint: what the waiter knows about the thread it waits for.
+//  - none: nothing; the full staged wait.
+//  - after_wake: a sleep and a wake just happened between this thread and another (it woke a
+//    sleeper, or it was itself woken), so the other may be queued on this very CPU; the spin
+//    is then at most `after_wake_polls`.
+//  - stacked: the other shares this CPU (a CPU number it published); it cannot run while
+//    this thread spins, so this thread yields to it first (stacked_phase()).
+enum class WaitHint : std::uint8_t { none, after_wake, stacked };
+
+// wait_until() returns true if this wait slept.
 template <class Done>
 bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
-                bool after_wake = false) {
+                WaitHint hint = WaitHint::none) {
   if (done()) return false;
   switch (pool.policy) {
-    case WaitPolicy::staged:
-      if (detail::spin_phase(pool, done, after_wake) || detail::yield_phase(pool, done)) {
+    case WaitPolicy::staged: {
+      bool short_spin = hint == WaitHint::after_wake;
+      if (hint == WaitHint::stacked) {
+        pool.counters.stacked_waits.fetch_add(1, std::memory_order_relaxed);
+        const int stacked = detail::stacked_phase(done);
+        if (stacked > 0) return false;
+        short_spin = stacked < 0;
+      }
+      if (detail::spin_phase(pool, done, short_spin) || detail::yield_phase(pool, done)) {
         return false;
       }
       break;
+    }
     case WaitPolicy::legacy:
       if (detail::legacy_wait(pool, site, done)) return false;
       break;

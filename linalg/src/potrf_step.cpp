@@ -1,0 +1,147 @@
+// potrf_step.cpp: one blocked Cholesky step on a section: the panel solve, then the trailing
+// update in tiles claimed one at a time from a panel packed once.
+//
+// Phase 1: each participant solves its rows of the panel, L21 = A21 * L11^-T, and packs them
+// at once (still in cache) into the two shared micro-panel formats, as A (MR rows) and as B
+// (NR columns). One barrier.
+// Phase 2: the trailing triangle is cut into kTile x kTile tiles that the participants claim
+// from an atomic counter. Claiming balances the work where a static split cannot: on this
+// VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
+// and with a static split the other one then waits for it at the join (perf of a 2-thread
+// dpotrf at n = 4096 with the static area split: 10 % of the samples in waits).
+// Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
+// whoever finishes the last of them factors that block while the others go on updating.
+#include <algorithm>
+#include <atomic>
+
+#include "chol_internal.hpp"
+#include "gemm_internal.hpp"
+#include "syrk_tiles.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg::chol_detail {
+namespace {
+
+// kRowAlign: row splits and tile edges fall on multiples of 48, a multiple of every kernel's
+// MR and NR (24/8, 48/8, 8/6, 16/6, 4/4), so packed micro-panels never straddle two
+// participants and a tile starts on a micro-panel.
+constexpr index_t kRowAlign = 48;
+
+// tile_side(): 240 (10 double or 5 float register tiles of rows; a 240 x 240 x 128 tile is
+// ~15 Mflop, ~0.3 ms), made smaller while the trailing triangle would have fewer than 4
+// tiles per participant to claim.
+index_t tile_side(index_t m2, std::size_t width) {
+  for (index_t side : {240, 144, 96}) {
+    const index_t t = (m2 + side - 1) / side;
+    if (t * (t + 1) / 2 >= 4 * static_cast<index_t>(width)) return side;
+  }
+  return kRowAlign;
+}
+
+// TileOrder: the lower-triangle tiles (row tile i >= column tile j) of a t x t grid, the p x p
+// leading block first (p = 0: no priority), then the rest column by column.
+struct TileOrder {
+  index_t t = 0;
+  index_t p = 0;
+  [[nodiscard]] index_t priority_count() const { return p * (p + 1) / 2; }
+  [[nodiscard]] index_t count() const { return t * (t + 1) / 2; }
+  void at(index_t idx, index_t& i, index_t& j) const {
+    if (idx < priority_count()) {
+      for (j = 0; idx >= p - j; ++j) idx -= p - j;
+      i = j + idx;
+      return;
+    }
+    idx -= priority_count();
+    for (j = 0;; ++j) {
+      const index_t first = std::max(j, p);
+      if (idx < t - first) {
+        i = first + idx;
+        return;
+      }
+      idx -= t - first;
+    }
+  }
+};
+
+}  // namespace
+
+template <class T>
+index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width,
+                            index_t next_kb, Exec& exec) {
+  const index_t n = a.rows;
+  const index_t m2 = n - k - kb;
+  const MatrixView<const T> l11 = a.block(k, k, kb, kb);
+  MatrixView<T> panel = a.block(k + kb, k, m2, kb);
+  MatrixView<T> trailing = a.block(k + kb, k + kb, m2, m2);
+  const detail::KernelFns<T> f = detail::kernels<T>().fns;
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  // Storage of the trailing triangle read column-major: a row-major lower triangle is the
+  // upper triangle of its storage (see syrk_serial.cpp); the update is the same.
+  const bool lower = trailing.layout == Layout::col_major;
+  const index_t rs = panel.row_stride();
+  const index_t cs = panel.col_stride();
+
+  const auto a_elems = static_cast<std::size_t>((m2 + mr - 1) / mr * mr * kb);
+  const auto b_elems = static_cast<std::size_t>((m2 + nr - 1) / nr * nr * kb);
+  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  T* a_packed = static_cast<T*>(ws.shared_buffer((a_elems + b_elems) * sizeof(T)));
+  T* b_packed = a_packed + a_elems;
+
+  const index_t side = tile_side(m2, width);
+  const TileOrder order{(m2 + side - 1) / side, next_kb > 0 ? (next_kb + side - 1) / side : 0};
+  std::atomic<index_t> next_tile{0};
+  std::atomic<index_t> priority_done{0};
+  index_t next_info = 0;
+
+  ++exec.stats.sections;
+  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
+  exec.team->run(width, [&](team::Section& s) {
+    const auto parts = static_cast<index_t>(s.width());
+    const auto rank = static_cast<index_t>(s.rank());
+    auto row_edge = [&](index_t r) {
+      return r >= parts ? m2
+                        : std::min(m2, (m2 * r / parts + kRowAlign - 1) / kRowAlign * kRowAlign);
+    };
+    const index_t r0 = row_edge(rank);
+    const index_t r1 = row_edge(rank + 1);
+    if (r1 > r0) {
+      MatrixView<T> rows = panel.block(r0, 0, r1 - r0, kb);
+      trsm_left_serial<T>(true, false, l11, rows.transposed());
+      f.pack_a(r1 - r0, kb, rows.data, rs, cs, a_packed + r0 * kb);
+      f.pack_b(kb, r1 - r0, rows.data, cs, rs, b_packed + r0 * kb);
+    }
+    s.barrier();
+    for (;;) {
+      const index_t idx = next_tile.fetch_add(1, std::memory_order_relaxed);
+      if (idx >= order.count()) break;
+      index_t ti = 0;
+      index_t tj = 0;
+      order.at(idx, ti, tj);
+      if (!lower) std::swap(ti, tj);
+      const index_t i_begin = ti * side;
+      const index_t i_end = std::min(m2, i_begin + side);
+      const index_t j_begin = tj * side;
+      const index_t j_end = std::min(m2, j_begin + side);
+      for (index_t j = j_begin; j < j_end; j += nr) {
+        const T* b_panel = b_packed + j * kb;
+        for (index_t i = i_begin; i < i_end; i += mr) {
+          triangle_tile(f, lower, i, j, std::min(mr, i_end - i), std::min(nr, j_end - j), kb,
+                        a_packed + i * kb, b_panel, trailing.data + i + j * trailing.ld,
+                        trailing.ld, T(-1), T(1));
+        }
+      }
+      if (idx < order.priority_count() &&
+          priority_done.fetch_add(1, std::memory_order_acq_rel) + 1 == order.priority_count()) {
+        next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
+      }
+    }
+  });
+  return next_info;
+}
+template index_t potrf_parallel_step<double>(MatrixView<double>, index_t, index_t, std::size_t,
+                                             index_t, Exec&);
+template index_t potrf_parallel_step<float>(MatrixView<float>, index_t, index_t, std::size_t,
+                                            index_t, Exec&);
+
+}  // namespace teamla::linalg::chol_detail
