@@ -4,13 +4,14 @@
 // L = U^T in the same storage), so only the lower triangle is factored here. Step k:
 //   1. the diagonal block (kb x kb) is copied into a contiguous scratch tile and factored
 //      there by a recursive kernel (potrf_tile), serially;
-//   2. the panel below it is solved, L21 = A21 * L11^-T (its rows split over the section);
-//   3. the trailing triangle is updated, A22 -= L21 * L21^T (balanced column ranges).
-// Steps 2 and 3 share one section with a barrier between them; the cost model picks each
-// step's width from the step's flops (counting the section and its barrier), so small
-// matrices and the last steps run inline. Optional lookahead (off by default, see
-// lookahead_enabled()): rank 0 updates the next block column first and factors the next
-// diagonal block while the others finish the trailing update.
+//   2. the panel below it is solved, L21 = A21 * L11^-T;
+//   3. the trailing triangle is updated, A22 -= L21 * L21^T.
+// Inline, 2 and 3 are trsm_left_serial and syrk_lower_cols. On a team they share one
+// section (potrf_step.cpp: the panel's rows split, one barrier, then trailing tiles claimed
+// from a counter); the cost model picks each step's width from the step's flops (counting the
+// section and its barrier), so small matrices and the last steps run inline. Lookahead (on
+// with the deeper blocks, see lookahead_enabled()): the tiles of the next diagonal block come
+// first, and the participant that finishes them factors that block inside the section.
 //
 // Failure: LAPACK's dpotrf (reference, NB = 64) is left-looking, so when column j fails it
 // leaves columns before j's 64-block factored, that block as dpotrf2 leaves it, and every
@@ -52,26 +53,36 @@ constexpr index_t kTilePanel = 256;
 index_t block_override = 0;
 int lookahead_override = -1;
 
-// potrf_block_size(): the step width, a multiple of kLapackBlock. Serially the recursive
-// tile kernel beats the blocked steps, so the block is large; on a team smaller blocks give
-// more parallel steps, except for small n, where the steps are too small to share. Measured
-// (docs/cholesky.md, "Block size"), GF/s, 1 thread, medians of 3 alternated runs, nb = 128 /
-// 256 / 512: double n = 512: 36.0 / 37.8 / 39.8, n = 2048: 28.6 / 28.8 / 44.4 (loaded
-// machine; best runs 44.0 / 44.5 / 45.1); float n = 512: 71.2 / 73.8 / 78.7. Two threads
-// (quiet 16-core Xeon, taskset to 2 cores), nb = 128 / 256 / 512: n = 512: 46.8 / 42.5 /
-// 42.3, n = 1024: 75.5 / 45.7 / 30.9, n = 2048: 40.6 / 31.0 / 34.7. At n = 256 a team with
-// nb = 128 (one section) ran 25.2 GF/s against 33.3 for the single tile (docs/perf/potrf.md).
+// potrf_block_size(): the step width, a multiple of kLapackBlock.
+// Serially the recursive tile kernel beats the blocked steps, so the block is large (1
+// thread, double, medians of 3 alternated runs, nb = 128 / 256 / 512: n = 512: 36.0 / 37.8 /
+// 39.8; n = 2048: best runs 44.0 / 44.5 / 45.1). Up to kSingleTileMax a team factors one tile
+// (n = 256, nb = 128: one section, 25.2 GF/s against 33.3 for the single tile).
+// On a team (docs/cholesky.md, "Block size"; 2 threads, double, 3 alternated rounds of 5
+// calls, median / best GF/s, nb = 128 against 256): n = 512: 51.0 / 56.7 against 45.8 /
+// 48.5; n = 1024: 69.2 / 77.6 against 72.6 / 79.5; n = 2048: 79.4 / 87.9 against 85.0 /
+// 90.1; n = 4096: 86.4 / 92.4 against 94.1 / 99.5. A deeper panel feeds the microkernel
+// longer k loops (fewer C tile loads and stores per flop); below kWideBlockMin the extra
+// serial panel costs more than that.
 constexpr index_t kSingleTileMax = 256;
+constexpr index_t kWideBlockMin = 1024;
 
 template <class T>
 index_t potrf_block_size(bool on_team, index_t n) {
   if (block_override > 0) return block_override;
-  return on_team && n > kSingleTileMax ? 128 : 512;
+  if (!on_team || n <= kSingleTileMax) return 512;
+  return n >= kWideBlockMin ? 256 : 128;
 }
 
-// lookahead_enabled(): off by default: on this machine the A/B against plain fork-join did
-// not show a gain above the noise (docs/cholesky.md, "Lookahead").
-bool lookahead_enabled() { return lookahead_override == 1; }
+// lookahead_enabled(): by default with the deeper blocks, whose diagonal factorization
+// (nb^3/3 flops at half gemm's rate, ~0.2 ms at nb = 256) the next step would otherwise wait
+// for: same runs, nb = 256, median / best without and with lookahead: n = 1024: 70.4 / 76.5
+// against 72.6 / 79.5; n = 2048: 83.3 / 89.2 against 85.0 / 90.1; n = 4096: 93.6 / 98.3
+// against 94.1 / 99.5. With nb = 128 it did not pay (n = 512: 51.0 against 50.1 median).
+bool lookahead_enabled(index_t nb) {
+  if (lookahead_override >= 0) return lookahead_override == 1;
+  return nb >= 256;
+}
 
 index_t split_cols(index_t n) {
   const index_t half = (n / 2 + 15) / 16 * 16;
@@ -248,7 +259,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     // (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
     const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
     const std::size_t width = cap <= 1 ? 1 : choose_width_observed(step_ns, 2, cap);
-    const bool lookahead = width > 1 && lookahead_enabled();
+    const bool lookahead = width > 1 && lookahead_enabled(nb);
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
     if (width <= 1) {
       ++exec.stats.inline_regions;
