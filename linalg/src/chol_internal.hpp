@@ -29,7 +29,8 @@ void check_diag(const char* routine, Diag diag);
 // ---- leaf kernels, one set per ISA -------------------------------------------------------
 // The triangle `l` of a leaf solve is packed column-major (ld = k), k <= kLeafSolve, with its
 // reciprocal diagonal in `rdiag` (unused for a unit diagonal). `b` is k x nrhs with strides
-// (rs, cs). The Cholesky leaf works on a contiguous column-major buffer and returns info
+// (rs, cs). The Cholesky leaf works on a contiguous column-major buffer whose strict upper
+// triangle is scratch (it writes there) and returns info
 // (0 or the 1-based column of the first pivot that is not > 0, NaN included).
 inline constexpr index_t kLeafSolve = 32;
 
