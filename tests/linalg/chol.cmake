@@ -18,3 +18,9 @@ if(Eigen3_FOUND)
     LIBS teamla::linalg Eigen3::Eigen
     LABELS kernels)
 endif()
+# The Cholesky step on a team (potrf_step.cpp: a barrier, tiles claimed from an atomic
+# counter, the lookahead factorization by whichever participant finishes the priority tiles)
+# runs again under the concurrency label, so that the tsan preset checks it for races.
+add_test(NAME potrf_team_under_concurrency
+  COMMAND potrf_test --gtest_filter=Potrf.ResidualOnTeams:Potrf.InfoExactOnTeam)
+set_tests_properties(potrf_team_under_concurrency PROPERTIES LABELS concurrency)
