@@ -100,19 +100,12 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
 // 50-51 against 42-48 (docs/gemm.md, "Reading A in place").
 constexpr index_t kInPlaceBudgetBytes = 512 * 1024;
 
-// kAliasingStrideBytes: columns a multiple of 4 KiB apart map to the same few L1 and L2
-// sets, so a block read in place thrashes them. Packing it instead: 2-thread dpotrf
-// (lda = n, whose trsm reads the panel in place), best of 15 calls, n = 1024 / 2048:
-// 76.8 / 89.6 GF/s in place, 78.8 / 92.7 packed.
-constexpr index_t kAliasingStrideBytes = 4096;
-
-// reads_a_in_place(): op(A) column-contiguous with a column stride that does not alias,
-// n <= small_n, and A either small itself (m <= small_n, the measured small-matrix win) or
-// with its block and B's panel within kInPlaceBudgetBytes.
+// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and A either small itself
+// (m <= small_n, the measured small-matrix win) or with its block and B's panel within
+// kInPlaceBudgetBytes.
 template <class T>
 bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n, index_t k) {
   if (a.rs != 1 || n > ks.blocking.small_n) return false;
-  if ((a.cs * static_cast<index_t>(sizeof(T))) % kAliasingStrideBytes == 0 && k > 8) return false;
   if (m <= ks.blocking.small_n) return true;
   const index_t kcb = std::min(k, ks.blocking.kc);
   const auto bytes =
