@@ -217,6 +217,30 @@ void check_failure(index_t n, index_t c, bool nan, Uplo uplo, Layout layout, Exe
   }
 }
 
+// The team step packs and solves the panel with the active kernel's MR and NR (AVX-512
+// 24/8 and 48/8, AVX2 8/6 and 16/6, reference 4/4); every ISA, both storage orders of the
+// factor, block sizes that leave partial register tiles and partial solve blocks.
+TEST(Potrf, OnTeamEveryIsa) {
+  TeamHolder holder(2);
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    for (index_t nb : {64, 192}) {
+      linalg::chol_detail::set_potrf_block_override(nb);
+      Exec exec;
+      exec.team = holder.team.get();
+      for (index_t n : {203, 461}) {
+        check_factor<double>(n, Uplo::lower, Layout::col_major, 1, exec, 41 * n + nb);
+        check_factor<float>(n, Uplo::lower, Layout::row_major, 2, exec, 43 * n + nb);
+        check_factor<double>(n, Uplo::upper, Layout::row_major, 0, exec, 47 * n + nb);
+      }
+      EXPECT_GE(exec.stats.sections, 1u);
+      check_failure<double>(461, nb + 7, false, Uplo::lower, Layout::col_major, exec);
+    }
+  }
+  linalg::chol_detail::set_potrf_block_override(0);
+}
+
 TEST(Potrf, InfoExactAndStateMatchesLapack) {
   for (auto isa : supported_isas()) {
     IsaScope scope(isa);
