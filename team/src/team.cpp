@@ -44,10 +44,11 @@ void Section::barrier() {
   if (shared.barrier.cancelled()) throw SectionCancelled();
   const std::uint32_t ticket = shared.barrier.ticket();
   if (shared.barrier.arrive(shared.pool->sync)) return;
-  wait_until(
-      *shared.pool, WaitSite::barrier, shared.pool->sync,
-      [&] { return shared.barrier.passed(ticket) || shared.barrier.cancelled(); },
-      shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
+  const auto passed = [&] { return shared.barrier.passed(ticket) || shared.barrier.cancelled(); };
+  if (!brief_spin(*shared.pool, passed)) {
+    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, passed,
+               shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
+  }
   if (!shared.barrier.passed(ticket)) throw SectionCancelled();
 }
 
@@ -125,14 +126,16 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   } catch (...) {
     shared.fail(std::current_exception());
   }
-  WaitHint hint = WaitHint::none;
-  if (shares_cpu_with_partner(shared, 0)) {
-    hint = WaitHint::stacked;
-  } else if (woke_member && !woken_members_started(pool, *members_, width)) {
-    hint = WaitHint::after_wake;
+  const auto finished = [&] { return shared.done.finished(); };
+  if (!brief_spin(pool, finished)) {
+    WaitHint hint = WaitHint::none;
+    if (shares_cpu_with_partner(shared, 0)) {
+      hint = WaitHint::stacked;
+    } else if (woke_member && !woken_members_started(pool, *members_, width)) {
+      hint = WaitHint::after_wake;
+    }
+    wait_until(pool, WaitSite::join, pool.sync, finished, hint);
   }
-  wait_until(
-      pool, WaitSite::join, pool.sync, [&] { return shared.done.finished(); }, hint);
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
 }

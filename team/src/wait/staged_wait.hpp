@@ -157,6 +157,21 @@ bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
 
 }  // namespace detail
 
+// brief_spin(): under the staged policy, polls done() at most after_wake_polls times and says
+// whether it became true; other policies only poll once. Waiters call it before working out
+// a WaitHint, so that a hot wait, which ends within those polls, never pays for the hint
+// (reading each member's CPU costs the leader one cache line per member).
+template <class Done>
+bool brief_spin(const Pool::Impl& pool, Done& done) {
+  if (pool.policy == WaitPolicy::staged) {
+    for (std::uint32_t poll = 0; poll < pool.tuning.after_wake_polls; ++poll) {
+      if (done()) return true;
+      cpu_relax();
+    }
+  }
+  return done();
+}
+
 // WaitHint: what the waiter knows about the thread it waits for.
 //  - none: nothing; the full staged wait.
 //  - after_wake: a sleep and a wake just happened between this thread and another (it woke a
