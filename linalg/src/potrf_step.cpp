@@ -4,9 +4,9 @@
 // Phase 1: each participant solves its rows of the panel, L21 = A21 * L11^-T, and packs them
 // at once (still in cache) into the two shared micro-panel formats, as A (MR rows) and as B
 // (NR columns). One barrier.
-// Phase 2: the trailing triangle is cut into kTile x kTile tiles that the participants claim
-// from an atomic counter. Claiming balances the work where a static split cannot: on this
-// VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
+// Phase 2: the trailing triangle is cut into square tiles (tile_side()) that the participants
+// claim from an atomic counter. Claiming balances the work where a static split cannot: on
+// this VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
 // and with a static split the other one then waits for it at the join (perf of a 2-thread
 // dpotrf at n = 4096 with the static area split: 10 % of the samples in waits).
 // Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
