@@ -46,17 +46,6 @@ double nanoseconds_per_tick() {
   return rate;
 }
 
-team::WaitCounters& operator+=(team::WaitCounters& sum, const team::WaitCounters& more) {
-  sum.join_sleeps += more.join_sleeps;
-  sum.barrier_sleeps += more.barrier_sleeps;
-  sum.member_parks += more.member_parks;
-  sum.preemptions += more.preemptions;
-  sum.throttle_activations += more.throttle_activations;
-  sum.stacked_waits += more.stacked_waits;
-  sum.sections += more.sections;
-  return sum;
-}
-
 }  // namespace
 
 NotPositiveDefinite::NotPositiveDefinite(index_t column)

@@ -87,8 +87,8 @@ template const LeafKernels<double>& leaf_kernels<double>();
 template const LeafKernels<float>& leaf_kernels<float>();
 
 namespace {
-// One growable, 64-byte-aligned buffer per thread and slot. Growth only: steady-state calls
-// allocate nothing.
+// One growable, 64-byte-aligned buffer per thread. Growth only: steady-state calls allocate
+// nothing.
 struct ScratchSlot {
   struct Free {
     void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
@@ -96,13 +96,12 @@ struct ScratchSlot {
   std::unique_ptr<std::byte[], Free> data;
   std::size_t bytes = 0;
 };
-constexpr int kScratchSlots = 3;
-thread_local ScratchSlot scratch_slots[kScratchSlots];
+thread_local ScratchSlot scratch_slot;
 }  // namespace
 
 template <class T>
-T* scratch(std::size_t count, int slot) {
-  ScratchSlot& s = scratch_slots[slot];
+T* scratch(std::size_t count) {
+  ScratchSlot& s = scratch_slot;
   const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
   if (s.bytes < bytes) {
     s.data.reset(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t(64))));
@@ -110,8 +109,8 @@ T* scratch(std::size_t count, int slot) {
   }
   return reinterpret_cast<T*>(s.data.get());
 }
-template double* scratch<double>(std::size_t, int);
-template float* scratch<float>(std::size_t, int);
+template double* scratch<double>(std::size_t);
+template float* scratch<float>(std::size_t);
 
 index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align) {
   if (part == 0) return 0;

@@ -111,11 +111,10 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
 void set_potrf_block_override(index_t nb);
 void set_potrf_lookahead_override(int enabled);
 
-// scratch(): the calling thread's buffer `slot` with room for `count` elements, 64-byte
-// aligned; it only grows, and its contents are not kept across a growth. Slot 0: SYRK's
-// diagonal tiles; slot 1: POTRF's diagonal-block copy (the two are live at the same time
-// during a lookahead step).
+// scratch(): the calling thread's buffer with room for `count` elements, 64-byte aligned,
+// for POTRF's diagonal-block copy (its only user); it only grows, and its contents are not
+// kept across a growth.
 template <class T>
-T* scratch(std::size_t count, int slot);
+T* scratch(std::size_t count);
 
 }  // namespace teamla::linalg::chol_detail

@@ -230,7 +230,7 @@ double step_flops(index_t rows_below, index_t kb) {
 template <class T>
 index_t factor_diagonal(MatrixView<T> d) {
   const index_t n = d.rows;
-  T* tile = scratch<T>(static_cast<std::size_t>(n * n), 1);
+  T* tile = scratch<T>(static_cast<std::size_t>(n * n));
   MatrixView<T> t = col_major(tile, n, n);
   copy_lower(MatrixView<const T>(d), t);
   if (index_t info = potrf_tile(t); info != 0) return info;

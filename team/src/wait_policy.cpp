@@ -6,6 +6,17 @@
 
 namespace teamla::team {
 
+WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
+  join_sleeps += o.join_sleeps;
+  barrier_sleeps += o.barrier_sleeps;
+  member_parks += o.member_parks;
+  preemptions += o.preemptions;
+  throttle_activations += o.throttle_activations;
+  stacked_waits += o.stacked_waits;
+  sections += o.sections;
+  return *this;
+}
+
 WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   join_sleeps -= o.join_sleeps;
   barrier_sleeps -= o.barrier_sleeps;

@@ -221,6 +221,12 @@ TEST(WaitPolicyNames, RoundTripAndRejectUnknown) {
   const WaitCounters d = a - WaitCounters{1, 1, 1, 1, 1, 1};
   EXPECT_EQ(d.join_sleeps, 4U);
   EXPECT_EQ(d.sections, 8U);
+  WaitCounters sum = d;
+  sum += WaitCounters{1, 1, 1, 1, 1, 1, 7};
+  EXPECT_EQ(sum.join_sleeps, 5U);
+  EXPECT_EQ(sum.sections, 9U);
+  EXPECT_EQ(sum.stacked_waits, 7U);
+  EXPECT_EQ((sum - d).stacked_waits, 7U);
 }
 
 class EnvTest : public ::testing::Test {

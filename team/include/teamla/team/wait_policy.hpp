@@ -67,6 +67,7 @@ struct WaitCounters {
   std::uint64_t sections = 0;              // sections dispatched to members (width > 1)
   std::uint64_t stacked_waits = 0;  // join/barrier waits that yielded to a partner on their CPU
 
+  WaitCounters& operator+=(const WaitCounters& o);
   WaitCounters& operator-=(const WaitCounters& o);
   friend WaitCounters operator-(WaitCounters a, const WaitCounters& b) { return a -= b; }
 };
