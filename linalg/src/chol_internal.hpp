@@ -41,6 +41,8 @@ struct LeafKernels {
                       index_t cs, index_t nrhs);
   void (*solve_upper)(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
                       index_t cs, index_t nrhs);
+  void (*solve_panel_tile)(T* x, index_t mr, index_t w, const T* d, index_t d_step,
+                           const T* rdiag);
 };
 
 // leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,

@@ -1,9 +1,9 @@
 // potrf_step.cpp: one blocked Cholesky step on a section: the panel solve, then the trailing
 // update in tiles claimed one at a time from a panel packed once.
 //
-// Phase 1: each participant solves its rows of the panel, L21 = A21 * L11^-T, and packs them
-// at once (still in cache) into the two shared micro-panel formats, as A (MR rows) and as B
-// (NR columns). One barrier.
+// Phase 1: each participant solves its rows of the panel, L21 = A21 * L11^-T, straight into
+// the shared A micro-panels (MR rows) that the trailing update reads, then packs them as B
+// (NR columns) while still in cache. One barrier.
 // Phase 2: the trailing triangle is cut into square tiles (tile_side()) that the participants
 // claim from an atomic counter. Claiming balances the work where a static split cannot: on
 // this VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
@@ -26,6 +26,9 @@ namespace {
 // MR and NR (24/8, 48/8, 8/6, 16/6, 4/4), so packed micro-panels never straddle two
 // participants and a tile starts on a micro-panel.
 constexpr index_t kRowAlign = 48;
+
+// kMaxTile: the largest register tile, MR x NR (float AVX-512: 48 x 8).
+constexpr index_t kMaxTile = 48 * 8;
 
 // tile_side(): 240 (10 double or 5 float register tiles of rows; a 240 x 240 x 128 tile is
 // ~15 Mflop, ~0.3 ms), made smaller while the trailing triangle would have fewer than 4
@@ -63,6 +66,77 @@ struct TileOrder {
   }
 };
 
+// ---- the fused panel solve --------------------------------------------------------------
+// L21 = A21 * L11^-T is solved one MR-row micro-panel at a time, NR columns at a time: the
+// columns [c0, c0 + NR) of a micro-panel are A21's minus the solved columns to their left
+// times L11's rows [c0, c0 + NR) (one microkernel call with k = c0, reading the micro-panel
+// itself as A), then solved against L11's NR x NR diagonal block in the tile. The result is
+// the trailing update's packed A, written in place. It replaced the recursive trsm on the
+// panel rows, whose gemm updates re-packed the rows at every level of the recursion.
+
+// The triangle L11 packed for the fused solve: chunk j (columns c0 = j * NR) holds rows
+// p < c0 + NR of L11^T as a gemm B micro-panel, element (p, c) = L11(c0 + c, p), so the chunk's
+// update reads its first c0 rows and the diagonal solve the NR after them.
+index_t chunk_offset(index_t j, index_t nr) { return nr * nr * j * (j + 1) / 2; }
+
+template <class T>
+void pack_triangle(MatrixView<const T> l11, index_t nr, T* dst, T* rdiag) {
+  const index_t kb = l11.rows;
+  for (index_t j = 0, c0 = 0; c0 < kb; ++j, c0 += nr) {
+    T* chunk = dst + chunk_offset(j, nr);
+    for (index_t p = 0; p < c0 + nr; ++p) {
+      for (index_t c = 0; c < nr; ++c) {
+        const bool stored = c0 + c < kb && p <= c0 + c;
+        chunk[p * nr + c] = stored ? l11(c0 + c, p) : T(0);
+      }
+    }
+  }
+  for (index_t i = 0; i < kb; ++i) rdiag[i] = T(1) / l11(i, i);
+}
+
+// solve_into_panels(): the rows `rows` (m x kb, m <= kRowAlign) of the panel, solved into
+// their packed micro-panels `a_packed` and written back to the matrix.
+template <class T>
+void solve_into_panels(const detail::KernelFns<T>& f, const LeafKernels<T>& leaf,
+                       MatrixView<T> rows, const T* tri, const T* rdiag, T* a_packed) {
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  const index_t kb = rows.cols;
+  const index_t rs = rows.row_stride();
+  alignas(64) T edge[kMaxTile];  // a chunk cut short by the panel's right edge
+  for (index_t i0 = 0; i0 < rows.rows; i0 += mr) {
+    const index_t mi = std::min(mr, rows.rows - i0);
+    T* micro = a_packed + i0 * kb;
+    for (index_t j = 0, c0 = 0; c0 < kb; ++j, c0 += nr) {
+      const index_t w = std::min(nr, kb - c0);
+      T* x = w == nr ? micro + c0 * mr : edge;
+      for (index_t c = 0; c < w; ++c) {
+        const T* __restrict src = &rows(i0, c0 + c);
+        T* __restrict dst = x + c * mr;
+        if (rs == 1) {
+          std::copy(src, src + mi, dst);
+        } else {
+          for (index_t i = 0; i < mi; ++i) dst[i] = src[i * rs];
+        }
+        std::fill(dst + mi, dst + mr, T(0));
+      }
+      const T* chunk = tri + chunk_offset(j, nr);
+      if (c0 > 0) f.packed(mr, w, c0, micro, mr, chunk, x, mr, T(-1), T(1));
+      leaf.solve_panel_tile(x, mr, w, chunk + c0 * nr, nr, rdiag + c0);
+      for (index_t c = 0; c < w; ++c) {
+        T* __restrict dst = &rows(i0, c0 + c);
+        const T* __restrict src = x + c * mr;
+        if (rs == 1) {
+          std::copy(src, src + mi, dst);
+        } else {
+          for (index_t i = 0; i < mi; ++i) dst[i * rs] = src[i];
+        }
+      }
+      if (x == edge) std::copy(edge, edge + w * mr, micro + c0 * mr);
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -84,9 +158,15 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
 
   const auto a_elems = static_cast<std::size_t>((m2 + mr - 1) / mr * mr * kb);
   const auto b_elems = static_cast<std::size_t>((m2 + nr - 1) / nr * nr * kb);
+  const index_t chunks = (kb + nr - 1) / nr;
+  const auto tri_elems = static_cast<std::size_t>(chunk_offset(chunks, nr) + kb);
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
-  T* a_packed = static_cast<T*>(ws.shared_buffer((a_elems + b_elems) * sizeof(T)));
+  T* a_packed = static_cast<T*>(ws.shared_buffer((a_elems + b_elems + tri_elems) * sizeof(T)));
   T* b_packed = a_packed + a_elems;
+  T* tri = b_packed + b_elems;
+  T* rdiag = tri + chunk_offset(chunks, nr);
+  pack_triangle(l11, nr, tri, rdiag);
+  const LeafKernels<T>& leaf = leaf_kernels<T>();
 
   const index_t side = tile_side(m2, width);
   const TileOrder order{(m2 + side - 1) / side, next_kb > 0 ? (next_kb + side - 1) / side : 0};
@@ -105,11 +185,10 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
     };
     const index_t r0 = row_edge(rank);
     const index_t r1 = row_edge(rank + 1);
-    if (r1 > r0) {
-      MatrixView<T> rows = panel.block(r0, 0, r1 - r0, kb);
-      trsm_left_serial<T>(true, false, l11, rows.transposed());
-      f.pack_a(r1 - r0, kb, rows.data, rs, cs, a_packed + r0 * kb);
-      f.pack_b(kb, r1 - r0, rows.data, cs, rs, b_packed + r0 * kb);
+    for (index_t g = r0; g < r1; g += kRowAlign) {
+      MatrixView<T> rows = panel.block(g, 0, std::min(kRowAlign, r1 - g), kb);
+      solve_into_panels(f, leaf, rows, tri, rdiag, a_packed + g * kb);
+      f.pack_b(kb, rows.rows, rows.data, cs, rs, b_packed + g * kb);
     }
     s.barrier();
     for (;;) {
