@@ -134,6 +134,8 @@ void bench(const Options& o) {
     const int reps = o.reps > 0 ? o.reps : static_cast<int>(std::clamp(3e9 / flops, 5.0, 400.0));
     std::vector<double> times;
     int info = 0;
+    const teamla::team::WaitCounters waits_before =
+        pool ? pool->counters() : teamla::team::WaitCounters{};
     for (int r = -1; r < reps; ++r) {  // r == -1: warm-up
       std::memcpy(work.data(), original.data(), original.size() * sizeof(T));
       const auto t0 = std::chrono::steady_clock::now();
@@ -143,12 +145,20 @@ void bench(const Options& o) {
     }
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2];
+    // The waits of every call of this size (warm-up included): stacked waits say the two
+    // threads shared a CPU, sleeps that a wait outlasted its spin.
+    const teamla::team::WaitCounters waits =
+        (pool ? pool->counters() : teamla::team::WaitCounters{}) - waits_before;
     std::printf(
         "{\"arm\":\"%s\",\"threads\":%d,\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%ld,\"block\":%ld,"
         "\"lookahead\":%d,\"median_ns\":%.0f,\"min_ns\":%.0f,\"gflops\":%.2f,\"reps\":%d,"
-        "\"info\":%d,\"sections\":%zu,\"max_width\":%zu}\n",
+        "\"info\":%d,\"sections\":%zu,\"max_width\":%zu,\"stacked_waits\":%llu,"
+        "\"sleeps\":%llu}\n",
         o.arm.c_str(), o.threads, o.type, o.uplo, n, o.block, o.lookahead, median, times[0],
-        flops / median, reps, info, exec.stats.sections, exec.stats.max_width_used);
+        flops / median, reps, info, exec.stats.sections, exec.stats.max_width_used,
+        static_cast<unsigned long long>(waits.stacked_waits),
+        static_cast<unsigned long long>(waits.join_sleeps + waits.barrier_sleeps +
+                                        waits.member_parks));
     std::fflush(stdout);
   }
 }
