@@ -133,6 +133,7 @@ void bench(const Options& o) {
     const double flops = static_cast<double>(n) * n * n / 3.0;
     const int reps = o.reps > 0 ? o.reps : static_cast<int>(std::clamp(3e9 / flops, 5.0, 400.0));
     std::vector<double> times;
+    std::size_t inline_steps = 0;  // over the timed calls: steps the cost model kept inline
     int info = 0;
     const teamla::team::WaitCounters waits_before =
         pool ? pool->counters() : teamla::team::WaitCounters{};
@@ -141,7 +142,10 @@ void bench(const Options& o) {
       const auto t0 = std::chrono::steady_clock::now();
       info = run_once<T>(o, n, work.data(), exec);
       const auto t1 = std::chrono::steady_clock::now();
-      if (r >= 0) times.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+      if (r >= 0) {
+        times.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+        inline_steps += exec.stats.inline_regions;
+      }
     }
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2];
@@ -153,12 +157,13 @@ void bench(const Options& o) {
         "{\"arm\":\"%s\",\"threads\":%d,\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%ld,\"block\":%ld,"
         "\"lookahead\":%d,\"median_ns\":%.0f,\"min_ns\":%.0f,\"gflops\":%.2f,\"reps\":%d,"
         "\"info\":%d,\"sections\":%zu,\"max_width\":%zu,\"stacked_waits\":%llu,"
-        "\"sleeps\":%llu}\n",
+        "\"sleeps\":%llu,\"inline_steps\":%zu}\n",
         o.arm.c_str(), o.threads, o.type, o.uplo, n, o.block, o.lookahead, median, times[0],
         flops / median, reps, info, exec.stats.sections, exec.stats.max_width_used,
         static_cast<unsigned long long>(waits.stacked_waits),
         static_cast<unsigned long long>(waits.join_sleeps + waits.barrier_sleeps +
-                                        waits.member_parks));
+                                        waits.member_parks),
+        inline_steps);
     std::fflush(stdout);
   }
 }

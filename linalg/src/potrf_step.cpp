@@ -1,9 +1,10 @@
 // potrf_step.cpp: one blocked Cholesky step on a section: the panel solve, then the trailing
 // update in tiles claimed one at a time from a panel packed once.
 //
-// Phase 1: each participant solves its rows of the panel, L21 = A21 * L11^-T, straight into
-// the shared A micro-panels (MR rows) that the trailing update reads, then packs them as B
-// (NR columns) while still in cache. One barrier.
+// Phase 1: the panel, L21 = A21 * L11^-T, is solved in 48-row groups straight into the shared
+// A micro-panels (MR rows) that the trailing update reads, each group then packed as B (NR
+// columns) while still in cache. Each participant claims the groups of its own range first,
+// then helps with what is left of the others' (PanelRange). One barrier.
 // Phase 2: the trailing triangle is cut into square tiles (tile_side()) that the participants
 // claim from an atomic counter. Claiming balances the work where a static split cannot: on
 // this VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
@@ -12,7 +13,9 @@
 // Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
 // whoever finishes the last of them factors that block while the others go on updating.
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <span>
 
 #include "chol_internal.hpp"
 #include "gemm_internal.hpp"
@@ -37,6 +40,22 @@ index_t tile_side(index_t m2, std::size_t width) {
   }
   return kRowAlign;
 }
+
+// PanelRange: a participant's share of the panel's rows, whose 48-row groups it claims first
+// and the others claim once their own shares are done. A fixed split left one participant
+// waiting for the other at the barrier whenever the hypervisor slowed one vCPU: instrumented,
+// 2 threads, n = 4096, 6 calls per process, 6 alternated processes, the barrier wait was 7-41
+// ms per 6 calls with the fixed split and 4-6 ms with helping, median 95.8 -> 97.9 GF/s.
+// One shared counter for all groups balanced as well but left the panel phase no shorter
+// (~191 against ~185 ms per 6 calls): it interleaves the participants' groups from the start,
+// and their write-backs share a cache line at each group edge whenever the columns are not
+// line-aligned (the likely cause; not measured apart). Helping interleaves only at the end.
+struct alignas(64) PanelRange {
+  index_t begin = 0;
+  index_t end = 0;
+  std::atomic<index_t> next{0};
+};
+constexpr std::size_t kMaxPanelParts = 64;
 
 // TileOrder: the lower-triangle tiles (row tile i >= column tile j) of a t x t grid, the p x p
 // leading block first (p = 0: no priority), then the rest column by column.
@@ -92,10 +111,10 @@ void pack_triangle(MatrixView<const T> l11, index_t nr, T* dst, T* rdiag) {
 }
 
 // solve_into_panels(): the rows `rows` (m x kb) of the panel, packed into their micro-panels
-// `a_packed`, solved there and written back to the matrix. Packing the rows first reads them
-// in one column sweep; reading each tile's columns as it is solved missed cache on every
-// tile, since 256 column streams are more than the prefetcher follows (2 threads, n = 4096:
-// the panel phase took 13 % of the time for 9 % of the flops).
+// `a_packed`, solved there and written back to the matrix. Packing first (gemm's packer) left
+// the same panel time as copying each tile in just before its solve (instrumented, 2 threads,
+// n = 4096: ~27.5 ms of ~230 ms per call either way) and needs no buffer for a chunk cut
+// short by the panel's edge.
 template <class T>
 void solve_into_panels(const detail::KernelFns<T>& f, const LeafKernels<T>& leaf,
                        MatrixView<T> rows, const T* tri, const T* rdiag, T* a_packed) {
@@ -161,6 +180,19 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
 
   const index_t side = tile_side(m2, width);
   const TileOrder order{(m2 + side - 1) / side, next_kb > 0 ? (next_kb + side - 1) / side : 0};
+  // The panel's rows in one range per participant, each range's 48-row groups claimed from
+  // its own counter.
+  std::array<PanelRange, kMaxPanelParts> range_store;
+  const std::span<PanelRange> ranges(range_store.data(), std::min(width, kMaxPanelParts));
+  const auto parts = static_cast<index_t>(ranges.size());
+  auto range_edge = [&](index_t at) {
+    return at >= parts ? m2
+                       : std::min(m2, (m2 * at / parts + kRowAlign - 1) / kRowAlign * kRowAlign);
+  };
+  for (index_t r = 0; r < parts; ++r) {
+    ranges[r].begin = range_edge(r);
+    ranges[r].end = range_edge(r + 1);
+  }
   std::atomic<index_t> next_tile{0};
   std::atomic<index_t> priority_done{0};
   index_t next_info = 0;
@@ -168,18 +200,17 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   exec.team->run(width, [&](team::Section& s) {
-    const auto parts = static_cast<index_t>(s.width());
-    const auto rank = static_cast<index_t>(s.rank());
-    auto row_edge = [&](index_t r) {
-      return r >= parts ? m2
-                        : std::min(m2, (m2 * r / parts + kRowAlign - 1) / kRowAlign * kRowAlign);
-    };
-    const index_t r0 = row_edge(rank);
-    const index_t r1 = row_edge(rank + 1);
-    for (index_t g = r0; g < r1; g += kRowAlign) {
-      MatrixView<T> rows = panel.block(g, 0, std::min(kRowAlign, r1 - g), kb);
-      solve_into_panels(f, leaf, rows, tri, rdiag, a_packed + g * kb);
-      f.pack_b(kb, rows.rows, rows.data, cs, rs, b_packed + g * kb);
+    // Its own range first, then whatever is left of the others' ranges.
+    for (std::size_t turn = 0; turn < ranges.size(); ++turn) {
+      PanelRange& range = ranges[(s.rank() + turn) % ranges.size()];
+      for (;;) {
+        const index_t g =
+            range.begin + kRowAlign * range.next.fetch_add(1, std::memory_order_relaxed);
+        if (g >= range.end) break;
+        MatrixView<T> rows = panel.block(g, 0, std::min(kRowAlign, range.end - g), kb);
+        solve_into_panels(f, leaf, rows, tri, rdiag, a_packed + g * kb);
+        f.pack_b(kb, rows.rows, rows.data, cs, rs, b_packed + g * kb);
+      }
     }
     s.barrier();
     for (;;) {
