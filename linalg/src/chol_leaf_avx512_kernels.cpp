@@ -2,13 +2,18 @@
 // the file name).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "chol_internal.hpp"
 
 namespace teamla::linalg::chol_detail {
 #define TEAMLA_CHOL_LEAF_NS leaf_avx512
+#define TEAMLA_CHOL_LEAF_VEC_BYTES 64
 #define TEAMLA_CHOL_LEAF_GETTER leaf_kernels_avx512
 #include "chol_leaf_kernels.inc"
+#undef TEAMLA_CHOL_LEAF_VEC_BYTES
 #undef TEAMLA_CHOL_LEAF_GETTER
 #undef TEAMLA_CHOL_LEAF_NS
 }  // namespace teamla::linalg::chol_detail
