@@ -33,6 +33,9 @@ void check_diag(const char* routine, Diag diag);
 // triangle is scratch (it writes there) and returns info
 // (0 or the 1-based column of the first pivot that is not > 0, NaN included).
 inline constexpr index_t kLeafSolve = 32;
+// potf2_lower() factors leaves of exactly 32 or kRegLeafLarge columns in registers
+// (chol_leaf_regs.inc); the recursive tile factorization stops at either size.
+inline constexpr index_t kRegLeafLarge = 64;
 
 template <class T>
 struct LeafKernels {
