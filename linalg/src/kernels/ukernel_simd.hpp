@@ -109,7 +109,10 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
 
   const V va = Ops::set1(alpha);
   const V vb = Ops::set1(beta);
-  if (alpha != T(1)) {
+  // beta == 1 (every update of TRSM, SYRK and POTRF, alpha = -1): C += alpha * AB is one FMA
+  // per vector with alpha folded in, instead of a multiply pass and an FMA.
+  const bool accumulate = beta == T(1);
+  if (alpha != T(1) && !accumulate) {
     // Scale once here so the stores below need no multiply (alpha == 1, the common case,
     // then costs nothing: on Zen 4 a multiply takes an FMA slot).
 #pragma GCC unroll 64
@@ -127,7 +130,9 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
 #pragma GCC unroll 8
       for (int i = 0; i < kMv; ++i) {
         V r = acc[i][j];
-        if (beta != T(0)) {
+        if (accumulate) {
+          r = Ops::fmadd(va, r, Ops::load(cj + i * kL));
+        } else if (beta != T(0)) {
           r = Ops::fmadd(vb, Ops::load(cj + i * kL), r);
         }
         Ops::store(cj + i * kL, r);
@@ -150,7 +155,9 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
 #pragma GCC unroll 8
     for (int i = 0; i < kMv; ++i) {
       V r = acc[i][j];
-      if (beta != T(0)) {
+      if (accumulate) {
+        r = Ops::fmadd(va, r, Ops::load_masked(cj + i * kL, cmask[i]));
+      } else if (beta != T(0)) {
         r = Ops::fmadd(vb, Ops::load_masked(cj + i * kL, cmask[i]), r);
       }
       Ops::store_masked(cj + i * kL, r, cmask[i]);
