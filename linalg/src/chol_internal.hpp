@@ -44,8 +44,7 @@ struct LeafKernels {
                       index_t cs, index_t nrhs);
   void (*solve_upper)(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
                       index_t cs, index_t nrhs);
-  void (*solve_panel_tile)(T* x, index_t mr, index_t w, const T* d, index_t d_step,
-                           const T* rdiag);
+  void (*solve_panel_tile)(T* x, index_t mr, index_t w, const T* d, index_t d_step, const T* rdiag);
 };
 
 // leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,
@@ -105,10 +104,13 @@ index_t factor_diagonal(MatrixView<T> d);
 
 // potrf_parallel_step(): the panel solve and trailing update of the blocked step at column k
 // (block kb) of the lower triangle `a` on one section of `width` (potrf_step.cpp). With
-// next_kb > 0 (lookahead) it also factors the next diagonal block and returns its info.
+// next_kb > 0 (lookahead) it also factors the next diagonal block, packs it for the next
+// step's panel solve into the workspace's shared buffer, and returns its info. Pass
+// triangle_packed = true when the previous step did that for this one (nothing else may use
+// the shared buffer in between).
 template <class T>
 index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width,
-                            index_t next_kb, Exec& exec);
+                            index_t next_kb, bool triangle_packed, Exec& exec);
 
 // Bench and test hooks (not thread-safe: set between calls). set_potrf_block_override()
 // forces the block size (a multiple of 64; 0: the measured default);

@@ -255,7 +255,10 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)
   for (index_t k = 0; k < n; k += nb) {
     const index_t kb = std::min(nb, n - k);
-    if (!diagonal_ready && factor_diagonal(a.block(k, k, kb, kb)) != 0) {
+    // ahead: the previous step's section factored this block and packed it for this step's
+    // panel solve.
+    const bool ahead = diagonal_ready;
+    if (!ahead && factor_diagonal(a.block(k, k, kb, kb)) != 0) {
       return replay_lapack(a, k);
     }
     diagonal_ready = false;
@@ -274,7 +277,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       syrk_lower_cols<T>(T(-1), panel, T(1), a.block(k + kb, k + kb, m2, m2), 0, m2);
     } else {
       const std::uint64_t step_start_ns = team::monotonic_ns();
-      const index_t next_info = potrf_parallel_step(a, k, kb, width, next_kb, exec);
+      const index_t next_info = potrf_parallel_step(a, k, kb, width, next_kb, ahead, exec);
       // With lookahead the section also factors the next diagonal block: inline, that work
       // would have been done too, so it belongs in the time the section must beat.
       const double next_diagonal_ns = serial_estimate_ns(
