@@ -26,9 +26,22 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
   if (es == 1) {
     const index_t full = count / W * W;
     const index_t rest = count - full;
+    // Each run is prefetched kAhead steps early. The runs lie a leading dimension apart, so
+    // the hardware prefetcher sees each as a new stream of a few lines; packing 48 rows x 256
+    // columns of a panel at ld = 4096 stalled on every line (perf: 1.8 % of a 2-thread
+    // dpotrf n = 4096, most on the first load of each line). With it the team Cholesky's
+    // panel phase took ~4 % less (median of 5 alternated processes: 171 against 179 ms per 6
+    // calls).
+    constexpr index_t kAhead = 4;
+    constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
     for (index_t p = 0; p < steps; ++p) {
       const T* run = src + p * ps;
       T* out = dst + p * W;
+      if (p + kAhead < steps) {
+        const T* ahead = run + kAhead * ps;
+        for (index_t e = 0; e < count; e += kLine) __builtin_prefetch(ahead + e);
+        __builtin_prefetch(ahead + count - 1);
+      }
       for (index_t e0 = 0; e0 < full; e0 += W) {
 #pragma GCC unroll 64
         for (int e = 0; e < W; ++e) {
