@@ -220,6 +220,90 @@ void check_failure(index_t n, index_t c, bool nan, Uplo uplo, Layout layout, Exe
 // The team step packs and solves the panel with the active kernel's MR and NR (AVX-512
 // 24/8 and 48/8, AVX2 8/6 and 16/6, reference 4/4); every ISA, both storage orders of the
 // factor, block sizes that leave partial register tiles and partial solve blocks.
+// The Cholesky leaf works on a scratch tile whose strict upper triangle it may read and write
+// (the register kernels for 32 and 64 columns carry whole aligned vectors): with NaN there,
+// the factor must still be exact, and info exact on a pivot broken at column c.
+template <class T>
+void check_leaf(index_t n, index_t broken, std::mt19937_64& rng) {
+  Padded<T> a(n, n, Layout::col_major, 3);
+  random_spd(a, rng);
+  if (broken >= 0) a.at(broken, broken) = T(-1);
+  Padded<T> f = a;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < j; ++i) f.at(i, j) = std::numeric_limits<T>::quiet_NaN();
+  }
+  const index_t info =
+      linalg::chol_detail::leaf_kernels<T>().potf2_lower(f.storage.data(), n, f.ld);
+  if (broken >= 0) {
+    EXPECT_EQ(info, broken + 1) << "n = " << n;
+    return;
+  }
+  ASSERT_EQ(info, 0) << "n = " << n;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = j; i < n; ++i) ASSERT_FALSE(std::isnan(f.at(i, j))) << i << "," << j;
+  }
+  EXPECT_LE(residual(a, f, Uplo::lower), tolerance<T>(n)) << "n = " << n;
+}
+
+TEST(Potrf, LeafIgnoresScratchAboveTheDiagonalEveryIsa) {
+  std::mt19937_64 rng(11);
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    for (index_t n : {1, 7, 31, 32, 33, 40, 64}) {
+      check_leaf<double>(n, -1, rng);
+      check_leaf<float>(n, -1, rng);
+    }
+    for (index_t c : {0, 5, 17, 31, 63}) {
+      check_leaf<double>(64, c, rng);
+      check_leaf<float>(c < 32 ? 32 : 64, c, rng);
+    }
+  }
+}
+
+// solve_panel_tile(): X D^T = B for the register tiles of every kernel (24 x 8, 48 x 8, 8 x 6,
+// 16 x 6, 4 x 4) and a shape with no register path, on every ISA, against a naive solve.
+template <class T>
+void check_panel_tile(index_t mr, index_t w, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  const index_t d_step = w + 2;  // as packed: D(c2, c) at d[c * d_step + c2]
+  std::vector<T> d(static_cast<std::size_t>(w * d_step), T(0));
+  std::vector<T> rdiag(static_cast<std::size_t>(w));
+  for (index_t c = 0; c < w; ++c) {
+    const T diag = static_cast<T>(2.0 + dist(rng) * 0.5);
+    rdiag[c] = T(1) / diag;
+    for (index_t c2 = c + 1; c2 < w; ++c2) d[c * d_step + c2] = static_cast<T>(dist(rng) * 0.5);
+  }
+  std::vector<T> b(static_cast<std::size_t>(mr * w));
+  for (T& v : b) v = static_cast<T>(dist(rng));
+  std::vector<T> x = b;
+  linalg::chol_detail::leaf_kernels<T>().solve_panel_tile(x.data(), mr, w, d.data(), d_step,
+                                                          rdiag.data());
+  for (index_t i = 0; i < mr; ++i) {
+    std::vector<long double> sol(static_cast<std::size_t>(w));
+    for (index_t c = 0; c < w; ++c) {
+      long double v = b[c * mr + i];
+      for (index_t p = 0; p < c; ++p) v -= (long double)d[p * d_step + c] * sol[p];
+      sol[c] = v * (long double)rdiag[c];
+      EXPECT_NEAR((long double)x[c * mr + i], sol[c], 64 * std::numeric_limits<T>::epsilon())
+          << "mr " << mr << " w " << w << " at " << i << "," << c;
+    }
+  }
+}
+
+TEST(Potrf, PanelTileSolveEveryShapeEveryIsa) {
+  std::mt19937_64 rng(13);
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    for (auto [mr, w] : std::vector<std::pair<index_t, index_t>>{
+             {24, 8}, {48, 8}, {8, 6}, {16, 6}, {4, 4}, {24, 5}, {7, 3}}) {
+      check_panel_tile<double>(mr, w, rng);
+      check_panel_tile<float>(mr, w, rng);
+    }
+  }
+}
+
 TEST(Potrf, OnTeamEveryIsa) {
   TeamHolder holder(2);
   for (auto isa : supported_isas()) {
