@@ -31,7 +31,7 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
     // columns of a panel at ld = 4096 stalled on every line (perf: 1.8 % of a 2-thread
     // dpotrf n = 4096, most on the first load of each line). With it the team Cholesky's
     // panel phase took ~4 % less (median of 5 alternated processes: 171 against 179 ms per 6
-    // calls).
+    // calls; docs/cholesky.md says how the phase was timed).
     constexpr index_t kAhead = 4;
     constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
     for (index_t p = 0; p < steps; ++p) {

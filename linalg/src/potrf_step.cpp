@@ -43,7 +43,8 @@ index_t tile_side(index_t m2, std::size_t width) {
 
 // PanelRange: a participant's share of the panel's rows, whose 48-row groups it claims first
 // and the others claim once their own shares are done. A fixed split left one participant
-// waiting for the other at the barrier whenever the hypervisor slowed one vCPU: instrumented,
+// waiting for the other at the barrier whenever the hypervisor slowed one vCPU (timed as in
+// docs/cholesky.md, "How the third session's figures were taken"):
 // 2 threads, n = 4096, 6 calls per process, 6 alternated processes, the barrier wait was 7-41
 // ms per 6 calls with the fixed split and 4-6 ms with helping, median 95.8 -> 97.9 GF/s.
 // One shared counter for all groups balanced as well but left the panel phase no shorter
@@ -55,6 +56,8 @@ struct alignas(64) PanelRange {
   index_t end = 0;
   std::atomic<index_t> next{0};
 };
+// kMaxPanelParts: the ranges live on the step's stack; a wider team's ranks share them
+// (rank % kMaxPanelParts picks a participant's own range).
 constexpr std::size_t kMaxPanelParts = 64;
 
 // TileOrder: the lower-triangle tiles (row tile i >= column tile j) of a t x t grid, the p x p
