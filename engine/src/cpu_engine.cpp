@@ -60,7 +60,15 @@ CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
   team::WaitTuning tuning;
   tuning.spin_polls = config.spin_polls;
   tuning.warm_up = config.warm_up;
-  builder_.threads(config.threads).policy(config.wait_policy).tuning(tuning).thread_name("teamla");
+  // per_call builds a Pool per call; its workers are reused from the previous call's pool
+  // (team/src/reservoir.hpp), except under legacy, which keeps threadteam 0.1.3's spawn and
+  // join per call so that the faer#107 per-call arm stays reproducible.
+  builder_.threads(config.threads)
+      .policy(config.wait_policy)
+      .tuning(tuning)
+      .thread_name("teamla")
+      .reuse_threads(config.mode == Mode::per_call &&
+                     config.wait_policy != team::WaitPolicy::legacy);
   if (config.mode == Mode::held) {
     pool_ = builder_.build();
     team_.emplace(pool_->acquire(config.threads));

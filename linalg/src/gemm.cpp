@@ -12,6 +12,7 @@
 // B is not packed either (gemm_unpacked). Parallel: run_wide() splits rows or columns over
 // one section. See docs/gemm.md for the measurements behind each choice.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -125,7 +126,7 @@ std::size_t pack_b_elems(const KernelSet<T>& ks, index_t n, index_t k) {
                                   round_up(std::min(n, ks.blocking.nc), ks.fns.nr));
 }
 
-// split(): the part [lo, hi) of `count` items, in units of `unit`, that rank r of w gets.
+// split(): the part [lo, hi) of `count` items, in units of `unit`, that part r of w gets.
 void split(index_t count, index_t unit, std::size_t r, std::size_t w, index_t& lo, index_t& hi) {
   const index_t units = (count + unit - 1) / unit;
   const auto sw = static_cast<index_t>(w);
@@ -134,42 +135,82 @@ void split(index_t count, index_t unit, std::size_t r, std::size_t w, index_t& l
   hi = std::min(count, units * (sr + 1) / sw * unit);
 }
 
-// gemm_split_m(): C's rows split across the section; every kc x nc panel of B is packed
-// cooperatively (each rank packs its share of the NR micro-panels into a shared,
-// double-buffered panel), then one barrier, then each rank runs its rows. Double buffering
-// makes one barrier per panel enough: a rank packing panel t+1 into buffer (t+1)%2 has passed
-// barrier t, so every rank has finished reading panel t-1 from that buffer.
+// kUnitsPerParticipant: a claimed section cuts its work into about this many units per
+// participant, so that a participant that starts late (or is preempted) leaves units that the
+// others take, while each unit still covers whole micro-tiles. Width 2 at n = 128: 8 row units
+// of 16 rows.
+constexpr std::size_t kUnitsPerParticipant = 4;
+
+// work_units(): how many units `tiles` whole tiles make on a section of `width`.
+std::size_t work_units(index_t tiles, std::size_t width) {
+  return std::max<std::size_t>(
+      1, std::min(static_cast<std::size_t>(tiles), kUnitsPerParticipant * width));
+}
+
+// PanelPlan: the claimed units of the row split with shared B panels. Panel t (one jc, pc
+// step) is `packs` units that pack B's micro-panels into buffer t % 2, then `rows` units that
+// each run one row chunk of C against it. Unit order is the claim order, and every wait is
+// for units claimed earlier (held by participants that are running them):
+//  - a row unit of panel t waits until panel t is packed, and until every row unit of panel
+//    t-1 has finished (the same C rows take beta on pc = 0 and accumulate after);
+//  - a pack unit of panel t waits until every row unit of panel t-2 (the last reader of its
+//    buffer) has finished.
+// The counters are cumulative per buffer: panel t's are complete at (t / 2 + 1) * packs.
+struct PanelPlan {
+  index_t panels_n = 0;  // panels along n (jc steps)
+  index_t panels_k = 0;  // panels along k (pc steps)
+  std::size_t packs = 0;
+  std::size_t rows = 0;
+  std::atomic<std::size_t> packed[2] = {0, 0};
+  std::atomic<std::size_t> computed[2] = {0, 0};
+  [[nodiscard]] std::size_t per_panel() const { return packs + rows; }
+  [[nodiscard]] std::size_t units() const {
+    return static_cast<std::size_t>(panels_n * panels_k) * per_panel();
+  }
+};
+
+// gemm_panel_unit(): one unit of the row split (see PanelPlan).
 template <class T>
-void gemm_split_m(team::Section& s, const KernelSet<T>& ks, index_t m, index_t n, index_t k,
-                  T alpha, Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
-                  T* shared_b, std::size_t panel_elems) {
+void gemm_panel_unit(team::Section& s, std::size_t unit, PanelPlan& plan, const KernelSet<T>& ks,
+                     index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta,
+                     T* c, index_t ldc, Workspace& ws, T* shared_b, std::size_t panel_elems) {
   const KernelFns<T>& f = ks.fns;
   const Blocking& bl = ks.blocking;
-  const std::size_t r = s.rank();
-  const std::size_t w = s.width();
-  index_t m0 = 0;
-  index_t m1 = 0;
-  split(m, f.mr, r, w, m0, m1);
-  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
-  T* ap =
-      a_in_place ? nullptr : ws.buffer_of<T>(r, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
-  std::size_t t = 0;
-  for (index_t jc = 0; jc < n; jc += bl.nc) {
-    const index_t ncb = std::min(bl.nc, n - jc);
-    for (index_t pc = 0; pc < k; pc += bl.kc, ++t) {
-      const index_t kcb = std::min(bl.kc, k - pc);
-      T* bp = shared_b + (t % 2) * panel_elems;
-      index_t j0 = 0;
-      index_t j1 = 0;
-      split(ncb, f.nr, r, w, j0, j1);
-      if (j1 > j0) {
-        f.pack_b(kcb, j1 - j0, b.data + pc * b.rs + (jc + j0) * b.cs, b.rs, b.cs, bp + j0 * kcb);
-      }
-      s.barrier();
-      ic_loop(ks, m0, m1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp,
-              c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
+  const std::size_t t = unit / plan.per_panel();
+  const std::size_t part = unit % plan.per_panel();
+  const index_t jc = static_cast<index_t>(t) / plan.panels_k * bl.nc;
+  const index_t pc = static_cast<index_t>(t) % plan.panels_k * bl.kc;
+  const index_t ncb = std::min(bl.nc, n - jc);
+  const index_t kcb = std::min(bl.kc, k - pc);
+  const std::size_t buffer = t % 2;
+  T* bp = shared_b + buffer * panel_elems;
+  const auto reached = [](const std::atomic<std::size_t>& counter, std::size_t target) {
+    return [&counter, target] { return counter.load(std::memory_order_acquire) >= target; };
+  };
+  if (part < plan.packs) {
+    if (t >= 2) s.wait_for(reached(plan.computed[buffer], (t / 2) * plan.rows));
+    index_t j0 = 0;
+    index_t j1 = 0;
+    split(ncb, f.nr, part, plan.packs, j0, j1);
+    if (j1 > j0) {
+      f.pack_b(kcb, j1 - j0, b.data + pc * b.rs + (jc + j0) * b.cs, b.rs, b.cs, bp + j0 * kcb);
     }
+    plan.packed[buffer].fetch_add(1, std::memory_order_acq_rel);
+    return;
   }
+  s.wait_for(reached(plan.packed[buffer], (t / 2 + 1) * plan.packs));
+  if (t >= 1) s.wait_for(reached(plan.computed[1 - buffer], ((t - 1) / 2 + 1) * plan.rows));
+  index_t i0 = 0;
+  index_t i1 = 0;
+  split(m, f.mr, part - plan.packs, plan.rows, i0, i1);
+  if (i1 > i0) {
+    const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
+    T* ap = a_in_place ? nullptr
+                       : ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
+    ic_loop(ks, i0, i1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp, c + jc * ldc,
+            ldc, alpha, pc == 0 ? beta : T(1));
+  }
+  plan.computed[buffer].fetch_add(1, std::memory_order_acq_rel);
 }
 
 }  // namespace
@@ -269,15 +310,17 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
   }
 }
 
-// run_wide(): one section of `width` participants computing C.
+// run_wide(): one claimed section of up to `width` participants computing C.
 template <class T>
 void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
               Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
               team::Team& on) {
   // Split C's rows (B panels packed cooperatively, A read once in total) unless that leaves
   // the ranks >10 % more unbalanced, in whole micro-tiles, than splitting its columns (each
-  // rank then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
+  // unit then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
   // 3 row tiles of 24 but 8 column tiles of 8.
+  const index_t row_tiles = (m + ks.fns.mr - 1) / ks.fns.mr;
+  const index_t col_tiles = (n + ks.fns.nr - 1) / ks.fns.nr;
   const auto imbalance = [&](index_t tiles) {
     const auto w = static_cast<double>(width);
     // Whole tiles per rank: the integer ceiling is the point.
@@ -286,14 +329,14 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     const auto per_rank = static_cast<double>(tiles_per_rank);
     return per_rank * w / static_cast<double>(tiles);
   };
-  const bool split_rows = imbalance((m + ks.fns.mr - 1) / ks.fns.mr) <=
-                          1.1 * imbalance((n + ks.fns.nr - 1) / ks.fns.nr);
+  const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
   if (split_rows && unpacked_path(ks, a, b, m, n, k)) {
-    // Nothing to share: each rank runs the no-packing path on its rows.
-    on.run(width, [&](team::Section& s) {
+    // Nothing to share: each unit runs the no-packing path on its rows.
+    const std::size_t units = work_units(row_tiles, width);
+    on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
       index_t i0 = 0;
       index_t i1 = 0;
-      split(m, ks.fns.mr, s.rank(), s.width(), i0, i1);
+      split(m, ks.fns.mr, unit, units, i0, i1);
       if (i1 > i0) {
         gemm_serial(ks, i1 - i0, n, k, alpha, {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0,
                     ldc, ws, s.rank());
@@ -302,14 +345,20 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   } else if (split_rows) {
     const std::size_t panel = pack_b_elems(ks, n, k);
     T* shared_b = static_cast<T*>(ws.shared_buffer(2 * panel * sizeof(T)));
-    on.run(width, [&](team::Section& s) {
-      gemm_split_m(s, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
+    PanelPlan plan;
+    plan.panels_n = (n + ks.blocking.nc - 1) / ks.blocking.nc;
+    plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
+    plan.packs = std::min<std::size_t>(width, static_cast<std::size_t>(col_tiles));
+    plan.rows = work_units(row_tiles, width);
+    on.run_claimed(width, plan.units(), [&](team::Section& s, std::size_t unit) {
+      gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
     });
   } else {
-    on.run(width, [&](team::Section& s) {
+    const std::size_t units = work_units(col_tiles, width);
+    on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
       index_t j0 = 0;
       index_t j1 = 0;
-      split(n, ks.fns.nr, s.rank(), s.width(), j0, j1);
+      split(n, ks.fns.nr, unit, units, j0, j1);
       if (j1 > j0) {
         gemm_serial(ks, m, j1 - j0, k, alpha, a, {b.data + j0 * b.cs, b.rs, b.cs}, beta,
                     c + j0 * ldc, ldc, ws, s.rank());

@@ -1,21 +1,19 @@
-// potrf_step.cpp: one blocked Cholesky step on a section: the panel solve, then the trailing
-// update in tiles claimed one at a time from a panel packed once.
+// potrf_step.cpp: one blocked Cholesky step on a claimed section: the panel solve, then the
+// trailing update in tiles, every piece a unit claimed in order.
 //
-// Phase 1: the panel, L21 = A21 * L11^-T, is solved in 48-row groups straight into the shared
-// A micro-panels (MR rows) that the trailing update reads, each group then packed as B (NR
-// columns) while still in cache. Each participant claims the groups of its own range first,
-// then helps with what is left of the others' (PanelRange). One barrier.
-// Phase 2: the trailing triangle is cut into square tiles (tile_side()) that the participants
-// claim from an atomic counter. Claiming balances the work where a static split cannot: on
-// this VM a participant loses a few percent of a step to the hypervisor or to a foreign thread,
-// and with a static split the other one then waits for it at the join (perf of a 2-thread
-// dpotrf at n = 4096 with the static area split: 10 % of the samples in waits).
+// Units 0 .. groups-1: the panel, L21 = A21 * L11^-T, solved in 48-row groups straight into the
+// shared A micro-panels (MR rows) that the trailing update reads, each group then packed as B
+// (NR columns) while still in cache.
+// Units groups .. groups+tiles-1: the trailing triangle cut into square tiles (tile_side()); a
+// tile unit first waits until every group has finished (they were all claimed before it, so
+// their holders are running). Claiming balances the work where a static split cannot: on this
+// VM a participant loses a few percent of a step to the hypervisor or to a foreign thread
+// (perf of a 2-thread dpotrf at n = 4096 with a static area split: 10 % of the samples in
+// waits), and a participant that starts late leaves its share to the others.
 // Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
 // whoever finishes the last of them factors that block while the others go on updating.
 #include <algorithm>
-#include <array>
 #include <atomic>
-#include <span>
 
 #include "chol_internal.hpp"
 #include "gemm_internal.hpp"
@@ -40,25 +38,6 @@ index_t tile_side(index_t m2, std::size_t width) {
   }
   return kRowAlign;
 }
-
-// PanelRange: a participant's share of the panel's rows, whose 48-row groups it claims first
-// and the others claim once their own shares are done. A fixed split left one participant
-// waiting for the other at the barrier whenever the hypervisor slowed one vCPU (timed as in
-// docs/cholesky.md, "How the third session's figures were taken"):
-// 2 threads, n = 4096, 6 calls per process, 6 alternated processes, the barrier wait was 7-41
-// ms per 6 calls with the fixed split and 4-6 ms with helping, median 95.8 -> 97.9 GF/s.
-// One shared counter for all groups balanced as well but left the panel phase no shorter
-// (~191 against ~185 ms per 6 calls): it interleaves the participants' groups from the start,
-// and their write-backs share a cache line at each group edge whenever the columns are not
-// line-aligned (the likely cause; not measured apart). Helping interleaves only at the end.
-struct alignas(64) PanelRange {
-  index_t begin = 0;
-  index_t end = 0;
-  std::atomic<index_t> next{0};
-};
-// kMaxPanelParts: the ranges live on the step's stack; a wider team's ranks share them
-// (rank % kMaxPanelParts picks a participant's own range).
-constexpr std::size_t kMaxPanelParts = 64;
 
 // TileOrder: the lower-triangle tiles (row tile i >= column tile j) of a t x t grid, the p x p
 // leading block first (p = 0: no priority), then the rest column by column.
@@ -202,66 +181,49 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
 
   const index_t side = tile_side(m2, width);
   const TileOrder order{(m2 + side - 1) / side, next_kb > 0 ? (next_kb + side - 1) / side : 0};
-  // The panel's rows in one range per participant, each range's 48-row groups claimed from
-  // its own counter.
-  std::array<PanelRange, kMaxPanelParts> range_store;
-  const std::span<PanelRange> ranges(range_store.data(), std::min(width, kMaxPanelParts));
-  const auto parts = static_cast<index_t>(ranges.size());
-  auto range_edge = [&](index_t at) {
-    return at >= parts ? m2
-                       : std::min(m2, (m2 * at / parts + kRowAlign - 1) / kRowAlign * kRowAlign);
-  };
-  for (index_t r = 0; r < parts; ++r) {
-    ranges[r].begin = range_edge(r);
-    ranges[r].end = range_edge(r + 1);
-  }
-  std::atomic<index_t> next_tile{0};
+  const index_t groups = (m2 + kRowAlign - 1) / kRowAlign;
+  std::atomic<index_t> groups_done{0};
   std::atomic<index_t> priority_done{0};
   index_t next_info = 0;
 
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
-  exec.team->run(width, [&](team::Section& s) {
-    // Its own range first, then whatever is left of the others' ranges.
-    for (std::size_t turn = 0; turn < ranges.size(); ++turn) {
-      PanelRange& range = ranges[(s.rank() + turn) % ranges.size()];
-      for (;;) {
-        const index_t g =
-            range.begin + kRowAlign * range.next.fetch_add(1, std::memory_order_relaxed);
-        if (g >= range.end) break;
-        MatrixView<T> rows = panel.block(g, 0, std::min(kRowAlign, range.end - g), kb);
-        solve_into_panels(f, leaf, rows, tri, rdiag, a_packed + g * kb);
-        f.pack_b(kb, rows.rows, rows.data, cs, rs, b_packed + g * kb);
+  const auto units = static_cast<std::size_t>(groups + order.count());
+  exec.team->run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
+    const auto idx_unit = static_cast<index_t>(unit);
+    if (idx_unit < groups) {
+      const index_t g = idx_unit * kRowAlign;
+      MatrixView<T> rows = panel.block(g, 0, std::min(kRowAlign, m2 - g), kb);
+      solve_into_panels(f, leaf, rows, tri, rdiag, a_packed + g * kb);
+      f.pack_b(kb, rows.rows, rows.data, cs, rs, b_packed + g * kb);
+      groups_done.fetch_add(1, std::memory_order_acq_rel);
+      return;
+    }
+    s.wait_for([&] { return groups_done.load(std::memory_order_acquire) == groups; });
+    const index_t idx = idx_unit - groups;
+    index_t ti = 0;
+    index_t tj = 0;
+    order.at(idx, ti, tj);
+    if (!lower) std::swap(ti, tj);
+    const index_t i_begin = ti * side;
+    const index_t i_end = std::min(m2, i_begin + side);
+    const index_t j_begin = tj * side;
+    const index_t j_end = std::min(m2, j_begin + side);
+    for (index_t j = j_begin; j < j_end; j += nr) {
+      const T* b_panel = b_packed + j * kb;
+      for (index_t i = i_begin; i < i_end; i += mr) {
+        triangle_tile(f, lower, i, j, std::min(mr, i_end - i), std::min(nr, j_end - j), kb,
+                      a_packed + i * kb, b_panel, trailing.data + i + j * trailing.ld, trailing.ld,
+                      T(-1), T(1));
       }
     }
-    s.barrier();
-    for (;;) {
-      const index_t idx = next_tile.fetch_add(1, std::memory_order_relaxed);
-      if (idx >= order.count()) break;
-      index_t ti = 0;
-      index_t tj = 0;
-      order.at(idx, ti, tj);
-      if (!lower) std::swap(ti, tj);
-      const index_t i_begin = ti * side;
-      const index_t i_end = std::min(m2, i_begin + side);
-      const index_t j_begin = tj * side;
-      const index_t j_end = std::min(m2, j_begin + side);
-      for (index_t j = j_begin; j < j_end; j += nr) {
-        const T* b_panel = b_packed + j * kb;
-        for (index_t i = i_begin; i < i_end; i += mr) {
-          triangle_tile(f, lower, i, j, std::min(mr, i_end - i), std::min(nr, j_end - j), kb,
-                        a_packed + i * kb, b_panel, trailing.data + i + j * trailing.ld,
-                        trailing.ld, T(-1), T(1));
-        }
-      }
-      if (idx < order.priority_count() &&
-          priority_done.fetch_add(1, std::memory_order_acq_rel) + 1 == order.priority_count()) {
-        next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
-        // The next step's triangle, off its critical path: packed serially before its
-        // section, it took ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
-        // Nothing reads this step's triangle after the barrier.
-        if (next_info == 0) pack_triangle<T>(trailing.block(0, 0, next_kb, next_kb), nr, tri);
-      }
+    if (idx < order.priority_count() &&
+        priority_done.fetch_add(1, std::memory_order_acq_rel) + 1 == order.priority_count()) {
+      next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
+      // The next step's triangle, off its critical path: packed serially before its
+      // section, it took ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
+      // Every group unit has finished, so nothing reads this step's triangle any more.
+      if (next_info == 0) pack_triangle<T>(trailing.block(0, 0, next_kb, next_kb), nr, tri);
     }
   });
   return next_info;

@@ -14,6 +14,9 @@
 namespace teamla::linalg {
 namespace chol_detail {
 
+// kRangesPerParticipant: column ranges per participant of a claimed syrk section.
+constexpr std::size_t kRangesPerParticipant = 4;
+
 template <class T>
 std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
                                 Exec& exec) {
@@ -36,9 +39,12 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
   }
   ++exec.stats.sections;
   const std::uint64_t start_ns = team::monotonic_ns();
-  exec.team->run(width, [&](team::Section& s) {
-    const index_t c0 = balanced_split(n, s.rank(), s.width(), 16);
-    const index_t c1 = balanced_split(n, s.rank() + 1, s.width(), 16);
+  // Column ranges of equal triangle area, a few per participant and claimed, so that a late
+  // participant's ranges are taken by the others.
+  const std::size_t units = kRangesPerParticipant * width;
+  exec.team->run_claimed(width, units, [&](team::Section&, std::size_t unit) {
+    const index_t c0 = balanced_split(n, unit, units, 16);
+    const index_t c1 = balanced_split(n, unit + 1, units, 16);
     if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
   });
   record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);

@@ -69,6 +69,9 @@ void trsm_left_serial(bool lower, bool unit, MatrixView<const T> a, MatrixView<T
 template void trsm_left_serial<double>(bool, bool, MatrixView<const double>, MatrixView<double>);
 template void trsm_left_serial<float>(bool, bool, MatrixView<const float>, MatrixView<float>);
 
+// kSlicesPerParticipant: column slices per participant of a claimed trsm section.
+constexpr std::size_t kSlicesPerParticipant = 4;
+
 // trsm_left_parallel(): the canonical solve with its right-hand sides split over a section
 // whose width the cost model picks. Returns the width used.
 template <class T>
@@ -93,16 +96,20 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   const std::uint64_t start_ns = team::monotonic_ns();
-  exec.team->run(width, [&](team::Section& s) {
-    // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
-    // cache lines between the slices when B's rows are contiguous.
-    const index_t n = b.cols;
-    auto edge = [&](std::size_t r) {
+  // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
+  // cache lines between the slices when B's rows are contiguous. Claimed, a few per
+  // participant, so that a late participant's slices are taken by the others.
+  const index_t n = b.cols;
+  const std::size_t units =
+      std::min<std::size_t>(static_cast<std::size_t>((n + 15) / 16), kSlicesPerParticipant * width);
+  exec.team->run_claimed(width, units, [&](team::Section&, std::size_t slice) {
+    const auto edge = [&](std::size_t u) {
+      if (u >= units) return n;
       return std::min<index_t>(
-          n, (n * static_cast<index_t>(r) / static_cast<index_t>(s.width()) + 15) / 16 * 16);
+          n, (n * static_cast<index_t>(u) / static_cast<index_t>(units) + 15) / 16 * 16);
     };
-    const index_t c0 = s.rank() == 0 ? 0 : edge(s.rank());
-    const index_t c1 = s.rank() + 1 == s.width() ? n : edge(s.rank() + 1);
+    const index_t c0 = edge(slice);
+    const index_t c1 = edge(slice + 1);
     if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
   });
   record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);

@@ -1,6 +1,7 @@
 // width.cpp: the dispatch cost table and the width choice (see width.hpp).
 #include "teamla/linalg/width.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -116,6 +117,12 @@ void record_section(double wall_ns, double expected_ns) {
 
 std::size_t choose_width_observed(double serial_estimate_ns, std::size_t sections,
                                   std::size_t max_width, DispatchKind kind) {
+  if (max_width <= 1) {
+    return 1;
+  }
+  // Never wider than the CPUs the process can run on now (affinity set, cgroup quota): under
+  // `taskset -c 0` a second participant could only run by preempting the first.
+  max_width = std::min<std::size_t>(max_width, team::usable_cpu_count());
   if (max_width <= 1) {
     return 1;
   }

@@ -45,8 +45,8 @@ PoolBuilder& PoolBuilder::apply_env() {
   }
   if (const char* value = std::getenv("TEAMLA_SPIN_POLLS")) {
     tuning_.spin_polls = static_cast<std::uint32_t>(
-        parse_unsigned("TEAMLA_SPIN_POLLS", value, 0, std::numeric_limits<std::uint32_t>::max(),
-                       "an integer in [0, 4294967295]"));
+        parse_unsigned("TEAMLA_SPIN_POLLS", value, 0, WaitTuning::kSpinPollsFromTime - 1,
+                       "an integer in [0, 4294967294]"));
   }
   if (const char* value = std::getenv("TEAMLA_WARM_UP_MS")) {
     tuning_.warm_up = std::chrono::milliseconds(

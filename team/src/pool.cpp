@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "pool_impl.hpp"
+#include "reservoir.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait/staged_wait.hpp"
 
@@ -41,6 +42,10 @@ PoolBuilder& PoolBuilder::tuning(const WaitTuning& wait_tuning) {
   tuning_ = wait_tuning;
   return *this;
 }
+PoolBuilder& PoolBuilder::reuse_threads(bool reuse) {
+  reuse_ = reuse;
+  return *this;
+}
 
 std::size_t PoolBuilder::thread_count() const {
   return threads_set_ ? threads_ : affinity_cpu_count();
@@ -49,11 +54,18 @@ std::size_t PoolBuilder::thread_count() const {
 std::unique_ptr<Pool> PoolBuilder::build() const {
   const std::size_t count = thread_count();
   if (count == 0) throw std::invalid_argument("teamla: a pool needs at least 1 thread, got 0");
+  const bool reuse = reuse_ && !on_start_;
+  if (reuse) {
+    if (auto idle = take_idle_pool(count, policy_, tuning_, name_)) {
+      return std::unique_ptr<Pool>(new Pool(std::move(idle), true));
+    }
+  }
   auto impl = std::make_unique<Pool::Impl>(count, policy_, tuning_);
   impl->name = name_;
   impl->on_start = on_start_;
+  impl->reusable = reuse;
   Pool::Impl& state = *impl;
-  std::unique_ptr<Pool> pool(new Pool(std::move(impl)));
+  std::unique_ptr<Pool> pool(new Pool(std::move(impl), false));
   for (WorkerSlot& slot : state.workers) {
     slot.thread = std::thread([&state, &slot] {
       this_worker = &slot;
@@ -74,6 +86,13 @@ Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTun
       tuning(wait_tuning),
       oversubscribed(thread_count > affinity_cpu_count()),
       workers(thread_count - 1) {
+  if (tuning.spin_polls != WaitTuning::kSpinPollsFromTime) {
+    spin_budget = tuning.spin_polls;
+  } else {
+    const double polls = static_cast<double>(tuning.spin_time.count()) * 1e3 / spin_poll_ns();
+    spin_budget = static_cast<std::uint32_t>(
+        std::min(polls, static_cast<double>(WaitTuning::kSpinPollsFromTime - 1)));
+  }
   idle.reserve(workers.size());
   // Reversed so that acquire() hands out worker 0 first.
   for (std::size_t i = workers.size(); i-- > 0;) {
@@ -99,6 +118,20 @@ bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   return slot.parker.wake();
 }
 
+bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job, bool& woke) {
+  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
+  // A worker that has not taken its previous job is late (not yet scheduled, or preempted
+  // before it looked): waiting for it is the stall claimed sections exist to avoid.
+  if (slot.taken.load(std::memory_order_acquire) != posted) {
+    counters.members_left_out.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  slot.job = job;
+  slot.posted.fetch_add(1, std::memory_order_seq_cst);
+  woke = slot.parker.wake();
+  return true;
+}
+
 void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
   std::lock_guard lock(idle_mutex);
   // The team's first member ran last; it goes on top of the idle stack.
@@ -122,6 +155,12 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
         return false;
       case JobKind::end_nested:
         return true;
+      case JobKind::claim:
+        if (run_units(pool, *job.board, job.generation, job.shared, job.rank) == 0) {
+          pool.counters.idle_arrivals.fetch_add(1, std::memory_order_relaxed);
+        }
+        short_spin = false;
+        break;
       case JobKind::run: {
         Section::Shared& shared = *job.shared;
         Section section(&shared, job.rank, shared.width);
@@ -147,23 +186,27 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot) {
 
 // ---- Pool ----
 
-Pool::Pool(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Pool::Pool(std::unique_ptr<Impl> impl, bool reused) : impl_(std::move(impl)), reused_(reused) {
+  if (reused_) base_ = raw_counters(*impl_);
+}
 
 Pool::~Pool() {
-  for (WorkerSlot& slot : impl_->workers) {
-    if (slot.thread.joinable()) impl_->post(slot, Job{nullptr, 0, JobKind::stop});
-  }
-  for (WorkerSlot& slot : impl_->workers) {
-    if (slot.thread.joinable()) slot.thread.join();
+  if (impl_->reusable) {
+    hand_back_pool(std::move(impl_));
+  } else {
+    stop_workers(*impl_);
   }
 }
 
 std::size_t Pool::threads() const { return impl_->threads; }
 WaitPolicy Pool::policy() const { return impl_->policy; }
 const WaitTuning& Pool::tuning() const { return impl_->tuning; }
+std::uint32_t Pool::spin_polls() const { return impl_->spin_budget; }
 
-WaitCounters Pool::counters() const {
-  const CounterCells& c = impl_->counters;
+WaitCounters Pool::counters() const { return raw_counters(*impl_) - base_; }
+
+WaitCounters raw_counters(const Pool::Impl& impl) {
+  const CounterCells& c = impl.counters;
   WaitCounters out;
   out.join_sleeps = c.join_sleeps.load(std::memory_order_relaxed);
   out.barrier_sleeps = c.barrier_sleeps.load(std::memory_order_relaxed);
@@ -172,6 +215,8 @@ WaitCounters Pool::counters() const {
   out.throttle_activations = c.throttle_activations.load(std::memory_order_relaxed);
   out.stacked_waits = c.stacked_waits.load(std::memory_order_relaxed);
   out.sections = c.sections.load(std::memory_order_relaxed);
+  out.members_left_out = c.members_left_out.load(std::memory_order_relaxed);
+  out.idle_arrivals = c.idle_arrivals.load(std::memory_order_relaxed);
   return out;
 }
 

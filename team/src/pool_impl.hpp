@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sync/barrier.hpp"
+#include "sync/claim_board.hpp"
 #include "sync/completion.hpp"
 #include "sync/parker.hpp"
 #include "sync/std_sync.hpp"
@@ -33,13 +34,18 @@
 namespace teamla::team {
 
 using Parker = sync::Parker<sync::StdSync>;
+using ClaimBoard = sync::ClaimBoard<sync::StdSync>;
 
-enum class JobKind : std::uint8_t { run, end_nested, stop };
+// run: a static section (the member must run); claim: a claimed section (the member claims
+// units of `generation` on `board` and may find none); end_nested, stop: leave the loop.
+enum class JobKind : std::uint8_t { run, claim, end_nested, stop };
 
 struct Job {
-  Section::Shared* shared = nullptr;
+  Section::Shared* shared = nullptr;  // claim: read only after a unit has been claimed
   std::uint32_t rank = 0;
   JobKind kind = JobKind::run;
+  ClaimBoard* board = nullptr;  // claim only
+  std::uint64_t generation = 0;
 };
 
 // WorkerSlot: one line-aligned mailbox per worker, so that posting to one worker does not
@@ -51,6 +57,9 @@ struct alignas(64) WorkerSlot {
   Job job;                               // written before `posted` is bumped
   std::atomic<std::uint64_t> taken{0};   // jobs the worker has copied out of `job`
   Parker parker;                         // the worker sleeps here between jobs
+  // The board of the claimed sections led by a team whose first member is this worker. It
+  // lives as long as the pool, so a member that reads it late never reads freed memory.
+  alignas(64) ClaimBoard board;
   // The CPU the worker ran on when it last began a wait or a job (sched_getcpu), read by the
   // leader's waits to tell whether this worker is stacked on the leader's CPU.
   std::atomic<int> cpu{-1};
@@ -68,16 +77,23 @@ struct CounterCells {
   std::atomic<std::uint64_t> throttle_activations{0};
   std::atomic<std::uint64_t> stacked_waits{0};
   std::atomic<std::uint64_t> sections{0};
+  std::atomic<std::uint64_t> members_left_out{0};
+  std::atomic<std::uint64_t> idle_arrivals{0};
 };
 
 struct Pool::Impl {
   std::size_t threads = 1;
   WaitPolicy policy = WaitPolicy::staged;
   WaitTuning tuning;
+  // The spin phase in polls: tuning.spin_polls, or tuning.spin_time / spin_poll_ns().
+  std::uint32_t spin_budget = 0;
   std::string name;
   std::function<void(std::size_t)> on_start;
   // More pool threads than CPUs in the builder's affinity set: waits use the throttled budget.
   bool oversubscribed = false;
+  // reuse_threads(): handed back to the reservoir instead of joined; when it was handed back.
+  bool reusable = false;
+  std::uint64_t idle_since_ns = 0;
 
   std::vector<WorkerSlot> workers;  // threads - 1 of them; never resized after build
 
@@ -95,6 +111,8 @@ struct Pool::Impl {
   Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);
   // post() hands `job` to the worker; true when the worker was asleep and had to be woken.
   bool post(WorkerSlot& slot, const Job& job);
+  // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
+  bool try_post(WorkerSlot& slot, const Job& job, bool& woke);
   void release(std::vector<WorkerSlot*>& members);
 };
 
@@ -119,6 +137,12 @@ struct Section::Shared {
   // fail() records the first exception and cancels the section (waking barrier sleepers).
   void fail(std::exception_ptr exception);
 
+  // A claimed section's body and board (unit_fn == nullptr: a static section).
+  using UnitFn = void (*)(void*, Section&, std::size_t);
+  UnitFn unit_fn = nullptr;
+  ClaimBoard* board = nullptr;
+  std::uint64_t generation = 0;
+
   Fn fn;
   void* ctx;
   std::size_t width;
@@ -133,9 +157,17 @@ struct Section::Shared {
   std::exception_ptr error;  // written once by the thread that set `failed`
 };
 
+// run_units(): claim and run units of the claimed section `generation` on `board` until none
+// is left; the section's state is read only after a claim. Returns the units it ran.
+std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
+                      Section::Shared* shared, std::size_t rank);
+
 // The worker-thread side: serve jobs posted to `slot` until a stop (returns false) or the end
 // of a nested fork loop (returns true).
 bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot);
+
+// raw_counters() snapshots the counters of `impl` since it was built.
+WaitCounters raw_counters(const Pool::Impl& impl);
 
 // current_worker() is the slot of the calling worker thread, or nullptr on other threads.
 WorkerSlot* current_worker();

@@ -41,6 +41,10 @@ bool shares_cpu_with_partner(Section::Shared& shared, std::size_t rank) {
 void Section::barrier() {
   if (shared_ == nullptr) return;  // width 1
   Shared& shared = *shared_;
+  if (shared.unit_fn != nullptr) {
+    throw std::logic_error(
+        "teamla: barrier() in a claimed section (a participant may never arrive); use wait_for");
+  }
   if (shared.barrier.cancelled()) throw SectionCancelled();
   const std::uint32_t ticket = shared.barrier.ticket();
   if (shared.barrier.arrive(shared.pool->sync)) return;
@@ -50,6 +54,54 @@ void Section::barrier() {
                shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
   }
   if (!shared.barrier.passed(ticket)) throw SectionCancelled();
+}
+
+void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
+  if (shared_ == nullptr) {
+    if (ready(ctx)) return;
+    throw std::logic_error(
+        "teamla: wait_for() in an inline section on a condition no earlier unit made true");
+  }
+  Shared& shared = *shared_;
+  const auto done = [&] { return ready(ctx) || shared.failed.load(std::memory_order_acquire); };
+  if (shared.unit_fn == nullptr && shared.pool->policy == WaitPolicy::legacy) {
+    // The legacy arm of run_claimed: 0.1.3's barrier wait, which never sleeps.
+    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, done);
+  } else if (shared.unit_fn == nullptr) {
+    // A static section: nothing wakes a sleeper when another participant makes ready() true,
+    // so this wait never sleeps; it yields once a short spin has not ended it.
+    for (std::uint32_t poll = 0; !done(); ++poll) {
+      if (poll < detail::kLegacyOversubscribedPauses) {
+        cpu_relax();
+      } else {
+        sched_yield();
+      }
+    }
+  } else if (!brief_spin(*shared.pool, done)) {
+    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, done,
+               shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
+  }
+  if (!ready(ctx)) throw SectionCancelled();
+}
+
+std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
+                      Section::Shared* shared, std::size_t rank) {
+  std::size_t ran = 0;
+  std::uint32_t unit = 0;
+  while (board.claim(generation, unit)) {
+    // The claim keeps the section open (its join waits for this unit): `shared` is live.
+    Section section(shared, rank, shared->width);
+    if (!shared->failed.load(std::memory_order_acquire)) {
+      try {
+        shared->unit_fn(shared->ctx, section, unit);
+      } catch (...) {
+        shared->fail(std::current_exception());
+      }
+    }
+    ++ran;
+    board.finish(pool.sync);  // the last touch of `shared` for this unit
+  }
+  return ran;
 }
 
 Team::Team(Team&& other) noexcept
@@ -135,6 +187,62 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
       hint = WaitHint::after_wake;
     }
     wait_until(pool, WaitSite::join, pool.sync, finished, hint);
+  }
+  pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
+  if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
+}
+
+void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx) {
+  if (width == 0 || width > width_) {
+    throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
+                                std::to_string(width_) + "] of this team");
+  }
+  if (units > ClaimBoard::kMaxUnits) {
+    throw std::invalid_argument("teamla: " + std::to_string(units) +
+                                " units in one claimed section, more than " +
+                                std::to_string(ClaimBoard::kMaxUnits));
+  }
+  if (width == 1 || units <= 1) {
+    Section solo(nullptr, 0, 1);
+    for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
+    return;
+  }
+  Pool::Impl& pool = *members_->pool;
+  if (pool.policy == WaitPolicy::legacy) {
+    // threadteam 0.1.3: a static split, joined by every participant (the faer#107 arm).
+    struct Static {
+      UnitFn fn;
+      void* ctx;
+      std::size_t units;
+    } plan{fn, ctx, units};
+    run(width, [&plan](Section& s) {
+      for (std::size_t unit = s.rank(); unit < plan.units; unit += s.width()) {
+        plan.fn(plan.ctx, s, unit);
+      }
+    });
+    return;
+  }
+  ClaimBoard& board = members_->workers.front()->board;
+  Section::Shared shared(nullptr, ctx, width, pool);
+  shared.unit_fn = fn;
+  shared.board = &board;
+  shared.leader_cpu.store(sched_getcpu(), std::memory_order_relaxed);
+  shared.member_slots = members_->workers.data();
+  shared.generation = board.open(static_cast<std::uint32_t>(units));
+  // Members in wake order (the one that ran last first); one still busy with an earlier
+  // section is left out rather than waited for.
+  for (std::size_t rank = 1; rank < width; ++rank) {
+    bool woke = false;
+    pool.try_post(
+        *members_->workers[rank - 1],
+        Job{&shared, static_cast<std::uint32_t>(rank), JobKind::claim, &board, shared.generation},
+        woke);
+  }
+  run_units(pool, board, shared.generation, &shared, 0);
+  const auto finished = [&] { return board.all_finished(); };
+  if (!brief_spin(pool, finished)) {
+    wait_until(pool, WaitSite::join, pool.sync, finished,
+               shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);

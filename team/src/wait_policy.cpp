@@ -13,6 +13,8 @@ WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
   preemptions += o.preemptions;
   throttle_activations += o.throttle_activations;
   stacked_waits += o.stacked_waits;
+  members_left_out += o.members_left_out;
+  idle_arrivals += o.idle_arrivals;
   sections += o.sections;
   return *this;
 }
@@ -24,6 +26,8 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   preemptions -= o.preemptions;
   throttle_activations -= o.throttle_activations;
   stacked_waits -= o.stacked_waits;
+  members_left_out -= o.members_left_out;
+  idle_arrivals -= o.idle_arrivals;
   sections -= o.sections;
   return *this;
 }

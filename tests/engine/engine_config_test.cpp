@@ -141,12 +141,25 @@ TEST(EngineModes, SerialModeNeverStartsAThreadHeldStartsItsPoolOnce) {
     EXPECT_EQ(threads_in_process(), before + 3);
   }
   {
+    // legacy keeps threadteam 0.1.3's per-call pool: spawned and joined by every call.
+    CpuEngine per_call(EngineConfig{
+        .threads = 4, .mode = Mode::per_call, .wait_policy = team::WaitPolicy::legacy});
+    EXPECT_EQ(threads_in_process(), before);
+    per_call.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+    EXPECT_EQ(threads_in_process(), before) << "the legacy per-call pool is joined";
+  }
+  {
+    // staged: each call's new Pool takes the workers the previous call's Pool handed back.
     CpuEngine per_call(EngineConfig{.threads = 4, .mode = Mode::per_call});
     EXPECT_EQ(threads_in_process(), before);
     per_call.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
-    EXPECT_EQ(threads_in_process(), before) << "the per-call pool is joined before returning";
+    EXPECT_EQ(threads_in_process(), before + 3) << "handed back, parked for the next call";
+    for (int call = 0; call < 5; ++call) {
+      per_call.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+    }
+    EXPECT_EQ(threads_in_process(), before + 3) << "every later call reuses the same workers";
+    EXPECT_EQ(per_call.counters().pools_built, 6u) << "still a new Pool per call";
   }
-  EXPECT_EQ(threads_in_process(), before);
 }
 
 TEST(EngineIntrospection, ReportsModeWidthIsaAndCounters) {

@@ -8,6 +8,7 @@
 
 #include "model_sync.hpp"
 #include "sync/barrier.hpp"
+#include "sync/claim_board.hpp"
 #include "sync/completion.hpp"
 #include "sync/parker.hpp"
 
@@ -101,14 +102,80 @@ struct CancelModel : rl::test_suite<CancelModel<ParkerT>, 2> {
   }
 };
 
+// UncheckedBoard: a claim board whose claim ignores the generation (a plain counter): a member
+// that arrives late for one section can then take a unit of the next.
+struct UncheckedBoard : sync::ClaimBoard<RlSync> {
+  bool claim(std::uint64_t /*generation*/, std::uint32_t& unit) {
+    const std::uint64_t word = next_().fetch_add(1, rl::mo_acq_rel);
+    unit = static_cast<std::uint32_t>(word & kUnitMask);
+    return unit < units_().load(rl::mo_relaxed);
+  }
+};
+
+// A leader runs two claimed sections on one board: two units, then one. Member 1 joins the
+// first (it may claim any of its units, or arrive too late for all); member 2 holds the first
+// section's job and arrives at any time, possibly during the second. Every unit must run
+// exactly once, its write seen after the join, and nobody may run a unit of a section it was
+// not posted to (a late write to the first section's cells races with the leader's reads).
+template <class Board, class ParkerT>
+struct ClaimModel : rl::test_suite<ClaimModel<Board, ParkerT>, 3> {
+  ParkerT parker;
+  Board board;
+  rl::var<int> first[2];  // the first section's units
+  rl::var<int> second;    // the second section's unit
+  RlSync::Atomic<std::uint64_t> posted{0};
+
+  void before() {
+    first[0]($) = 0;
+    first[1]($) = 0;
+    second($) = 0;
+  }
+  void run_units(std::uint64_t generation) {
+    std::uint32_t unit = 0;
+    while (board.claim(generation, unit)) {
+      if (generation == 1) {
+        first[unit]($) = first[unit]($) + 1;
+      } else {
+        second($) = second($) + 1;
+      }
+      board.finish(parker);
+    }
+  }
+  void join() {
+    parker.block_until([&] { return board.all_finished(); }, no_hook);
+  }
+  void thread(unsigned index) {
+    if (index == 0) {
+      const std::uint64_t g1 = board.open(2);
+      posted().store(g1, rl::mo_release);
+      run_units(g1);
+      join();
+      RL_ASSERT(first[0]($) == 1 && first[1]($) == 1);
+      const std::uint64_t g2 = board.open(1);
+      run_units(g2);
+      join();
+      RL_ASSERT(second($) == 1);
+      return;
+    }
+    // Both members were posted the first section (they read the generation from their job).
+    const std::uint64_t g = posted().load(rl::mo_acquire);
+    if (g == 0) return;  // scheduled before the post: never posted, nothing to do
+    run_units(g);
+  }
+};
+
 int failures = 0;
 
 struct NullBuffer : std::streambuf {
   int overflow(int c) override { return c; }
 };
 
+// Expected: a correct model passes; a model with its wake removed deadlocks (or livelocks); a
+// model with its generation check removed fails an assertion or races on a unit's data.
+enum class Expected { pass, lost_wake, broken_claim };
+
 template <class Model>
-void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
+void expect(const char* name, Expected expected, rl::scheduler_type_e search) {
   rl::test_params params;
   params.search_type = search;
   // Full search is exhaustive but explodes past two threads and short programs; the larger
@@ -124,9 +191,16 @@ void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
   const bool passed = rl::simulate<Model>(params);
   const bool lost_wake = params.test_result == rl::test_result_deadlock ||
                          params.test_result == rl::test_result_livelock;
-  const bool ok = should_pass ? passed : (!passed && lost_wake);
-  std::printf("%-34s %-8s %s (%s)\n", name, should_pass ? "correct" : "no-wake",
-              ok ? "as expected" : "UNEXPECTED", rl::test_result_str(params.test_result));
+  const bool broken_claim = params.test_result == rl::test_result_user_assert_failed ||
+                            params.test_result == rl::test_result_data_race;
+  const bool ok = expected == Expected::pass        ? passed
+                  : expected == Expected::lost_wake ? !passed && lost_wake
+                                                    : !passed && broken_claim;
+  const char* variant = expected == Expected::pass        ? "correct"
+                        : expected == Expected::lost_wake ? "no-wake"
+                                                          : "no-gen";
+  std::printf("%-34s %-8s %s (%s)\n", name, variant, ok ? "as expected" : "UNEXPECTED",
+              rl::test_result_str(params.test_result));
   if (!ok) ++failures;
 }
 
@@ -136,17 +210,27 @@ void expect(const char* name, bool should_pass, rl::scheduler_type_e search) {
 int main() {
   using namespace teamla::team::model;
   std::setvbuf(stdout, nullptr, _IONBF, 0);
-  expect<ParkerModel<RlSync, 1>>("parker, 1 sleeper", true, rl::sched_full);
-  expect<ParkerModel<RlSync, 2>>("parker, 2 sleepers", true, rl::sched_random);
-  expect<ParkerModel<MuteSync, 1>>("parker, 1 sleeper", false, rl::sched_full);
-  expect<CompletionModel<teamla::team::sync::Parker<RlSync>>>("completion, 2 members", true,
-                                                              rl::sched_random);
-  expect<CompletionModel<SilentParker>>("completion, 2 members", false, rl::sched_random);
-  expect<BarrierModel<teamla::team::sync::Parker<RlSync>>>("barrier, 2 rounds", true,
+  expect<ParkerModel<RlSync, 1>>("parker, 1 sleeper", Expected::pass, rl::sched_full);
+  expect<ParkerModel<RlSync, 2>>("parker, 2 sleepers", Expected::pass, rl::sched_random);
+  expect<ParkerModel<MuteSync, 1>>("parker, 1 sleeper", Expected::lost_wake, rl::sched_full);
+  expect<CompletionModel<teamla::team::sync::Parker<RlSync>>>("completion, 2 members",
+                                                              Expected::pass, rl::sched_random);
+  expect<CompletionModel<SilentParker>>("completion, 2 members", Expected::lost_wake,
+                                        rl::sched_random);
+  expect<BarrierModel<teamla::team::sync::Parker<RlSync>>>("barrier, 2 rounds", Expected::pass,
                                                            rl::sched_random);
-  expect<BarrierModel<SilentParker>>("barrier, 2 rounds", false, rl::sched_random);
-  expect<CancelModel<teamla::team::sync::Parker<RlSync>>>("barrier cancel", true, rl::sched_full);
-  expect<CancelModel<SilentParker>>("barrier cancel", false, rl::sched_full);
+  expect<BarrierModel<SilentParker>>("barrier, 2 rounds", Expected::lost_wake, rl::sched_random);
+  expect<CancelModel<teamla::team::sync::Parker<RlSync>>>("barrier cancel", Expected::pass,
+                                                          rl::sched_full);
+  expect<CancelModel<SilentParker>>("barrier cancel", Expected::lost_wake, rl::sched_full);
+  using RealParker = teamla::team::sync::Parker<RlSync>;
+  using RealBoard = teamla::team::sync::ClaimBoard<RlSync>;
+  expect<ClaimModel<RealBoard, RealParker>>("claim, 2 sections, late member", Expected::pass,
+                                            rl::sched_random);
+  expect<ClaimModel<RealBoard, SilentParker>>("claim, 2 sections, late member", Expected::lost_wake,
+                                              rl::sched_random);
+  expect<ClaimModel<UncheckedBoard, RealParker>>("claim, 2 sections, late member",
+                                                 Expected::broken_claim, rl::sched_random);
   std::printf("%s\n", failures == 0 ? "all models as expected" : "MODEL CHECK FAILED");
   return failures == 0 ? 0 : 1;
 }

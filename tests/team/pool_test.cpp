@@ -53,7 +53,11 @@ TEST(PoolBuilder, DefaultsToTheAffinitySetAndRejectsZero) {
   auto pool = Pool::builder().build();
   EXPECT_EQ(pool->threads(), affinity_cpu_count());
   EXPECT_EQ(pool->policy(), WaitPolicy::staged);
-  EXPECT_EQ(pool->tuning().spin_polls, 300000U);
+  EXPECT_EQ(pool->tuning().spin_polls, WaitTuning::kSpinPollsFromTime);
+  EXPECT_EQ(pool->tuning().spin_time, std::chrono::milliseconds(20));
+  // The time in polls of this CPU: 20 ms over the measured cost of one poll.
+  const double expected = 20e6 / spin_poll_ns();
+  EXPECT_NEAR(static_cast<double>(pool->spin_polls()), expected, expected * 0.01 + 1);
   EXPECT_EQ(pool->tuning().throttled_polls, 100U);
   EXPECT_EQ(pool->tuning().yield_polls, 0U) << "chosen by the yield study, docs/team.md";
 }

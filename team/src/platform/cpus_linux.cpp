@@ -3,6 +3,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "teamla/team/machine.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,6 +34,25 @@ std::uint64_t monotonic_ns() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+double spin_poll_ns() {
+  static const double cost = [] {
+    constexpr int kPolls = 2000;
+    constexpr int kRuns = 5;
+    std::atomic<int> flag{0};
+    double best = 1e9;
+    for (int run = 0; run < kRuns; ++run) {
+      const std::uint64_t start = monotonic_ns();
+      for (int poll = 0; poll < kPolls; ++poll) {
+        if (flag.load(std::memory_order_acquire) != 0) break;
+        cpu_relax();
+      }
+      best = std::min(best, static_cast<double>(monotonic_ns() - start) / kPolls);
+    }
+    return std::max(best, 0.5);  // a floor for CPUs whose spin hint is a no-op
+  }();
+  return cost;
 }
 
 std::uint64_t read_tsc() {

@@ -16,12 +16,19 @@ void PressureMonitor::start(const WaitTuning& tuning, std::uint64_t now_ns) {
   window_ns_ = to_ns(tuning.pressure_window);
   hold_ns_ = to_ns(tuning.throttle_hold);
   events_needed_ = std::max<std::uint32_t>(tuning.pressure_events, 1);
-  watch_until_ns_ = now_ns + to_ns(tuning.warm_up);
-  watching_.store(tuning.warm_up.count() > 0, std::memory_order_relaxed);
+  warm_up_ns_ = to_ns(tuning.warm_up);
+  restart(now_ns);
+}
+
+void PressureMonitor::restart(std::uint64_t now_ns) {
+  watch_until_ns_.store(now_ns + warm_up_ns_, std::memory_order_relaxed);
+  watching_.store(warm_up_ns_ > 0, std::memory_order_relaxed);
 }
 
 bool PressureMonitor::still_watching(std::uint64_t now_ns) {
-  if (now_ns < watch_until_ns_ || throttled_at(now_ns)) return true;
+  if (now_ns < watch_until_ns_.load(std::memory_order_relaxed) || throttled_at(now_ns)) {
+    return true;
+  }
   watching_.store(false, std::memory_order_relaxed);
   return false;
 }

@@ -24,6 +24,9 @@ namespace teamla::team {
 class PressureMonitor {
  public:
   void start(const WaitTuning& tuning, std::uint64_t now_ns);
+  // restart() begins a new warm-up with the tuning of start(): a reused pool's (pool.hpp,
+  // reuse_threads) own detection. Safe while waiters spin.
+  void restart(std::uint64_t now_ns);
 
   // watching() is true while a waiter should read the clock as it spins.
   [[nodiscard]] bool watching() const { return watching_.load(std::memory_order_relaxed); }
@@ -40,7 +43,8 @@ class PressureMonitor {
  private:
   std::atomic<bool> watching_{false};
   std::atomic<std::uint64_t> throttled_until_ns_{0};
-  std::uint64_t watch_until_ns_ = 0;
+  std::atomic<std::uint64_t> watch_until_ns_{0};
+  std::uint64_t warm_up_ns_ = 0;
   std::uint64_t preempt_gap_ns_ = 0;
   std::uint64_t window_ns_ = 0;
   std::uint64_t hold_ns_ = 0;

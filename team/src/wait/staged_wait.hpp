@@ -2,7 +2,8 @@
 // leader in join, and a participant in a barrier.
 //
 // wait_until(pool, site, parker, done) returns once done() is true. Under the pool's policy:
-//  - staged: spin at most spin_polls polls (one PAUSE each), or throttled_polls when the pool
+//  - staged: spin at most spin_budget polls (spin_time, or spin_polls; one PAUSE each), or
+//  throttled_polls when the pool
 //    is oversubscribed or under warm-up pressure; then yield up to yield_polls times, ending
 //    early after a yield that took longer than `slow_yield` (docs/team.md has the measurement);
 //    then sleep on `parker`. Every phase is bounded, so no wait spins forever.
@@ -61,7 +62,7 @@ inline void count_sleep(CounterCells& counters, WaitSite site) {
 template <class Done>
 bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake) {
   const WaitTuning& tuning = pool.tuning;
-  std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : tuning.spin_polls;
+  std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : pool.spin_budget;
   if (after_wake) budget = std::min(budget, tuning.after_wake_polls);
   PressureMonitor& pressure = pool.pressure;
   bool watch = pressure.watching();

@@ -33,6 +33,14 @@ class PoolBuilder {
   PoolBuilder& on_start(std::function<void(std::size_t)> hook);
   PoolBuilder& policy(WaitPolicy policy);
   PoolBuilder& tuning(const WaitTuning& tuning);
+  // reuse_threads() lets build() take the workers of an idle pool of the same settings that an
+  // earlier Pool handed back, and makes the Pool hand its workers back when it is destroyed
+  // instead of joining them: a pool built per call then costs a wake, not a thread start
+  // (and never a wait for a thread the scheduler has not run yet). The new Pool still has its
+  // own warm-up detection and counters. At most kIdlePools pools wait to be reused; one idle
+  // for longer than kIdleLifetime is joined by the next build or hand-back. Not with
+  // on_start() (whose hook a reused worker would not run again).
+  PoolBuilder& reuse_threads(bool reuse = true);
   // apply_env() reads TEAMLA_NUM_THREADS, TEAMLA_WAIT_POLICY, TEAMLA_SPIN_POLLS and
   // TEAMLA_WARM_UP_MS (the one place they are read). An invalid value throws
   // std::invalid_argument naming the variable and the value.
@@ -52,6 +60,7 @@ class PoolBuilder {
   std::function<void(std::size_t)> on_start_;
   WaitPolicy policy_ = WaitPolicy::staged;
   WaitTuning tuning_;
+  bool reuse_ = false;
 };
 
 class Pool {
@@ -66,6 +75,9 @@ class Pool {
   [[nodiscard]] std::size_t threads() const;
   [[nodiscard]] WaitPolicy policy() const;
   [[nodiscard]] const WaitTuning& tuning() const;
+  // spin_polls() is the spin phase in polls: tuning().spin_polls if set, else spin_time
+  // converted through spin_poll_ns().
+  [[nodiscard]] std::uint32_t spin_polls() const;
   // counters() snapshots the wait counters (relaxed reads; exact once the pool is quiet).
   [[nodiscard]] WaitCounters counters() const;
   // throttled() says whether waits currently use the throttled budget.
@@ -76,13 +88,18 @@ class Pool {
   // width 0 or width > threads() throws std::invalid_argument.
   [[nodiscard]] Team acquire(std::size_t width);
 
+  // reused() says whether build() took this pool's workers from an earlier Pool.
+  [[nodiscard]] bool reused() const { return reused_; }
+
   struct Impl;
   [[nodiscard]] Impl& impl() const { return *impl_; }
 
  private:
   friend class PoolBuilder;
-  explicit Pool(std::unique_ptr<Impl> impl);
+  Pool(std::unique_ptr<Impl> impl, bool reused);
   std::unique_ptr<Impl> impl_;
+  bool reused_ = false;
+  WaitCounters base_;  // a reused pool's counters at hand-over: counters() starts from zero
 };
 
 }  // namespace teamla::team

@@ -10,6 +10,15 @@
 //                      Width 1 runs inline and never touches the pool. A narrow section wakes
 //                      only the members it uses, the most recently active first.
 //   section.barrier()  an in-section barrier of the section's participants.
+//   team.run_claimed(w, units, body)
+//                      a claimed section: body(Section&, unit) runs once for each unit in
+//                      [0, units), on whichever of up to w participants claims it first (in
+//                      unit order). The join waits for the units, never for a participant: a
+//                      member that starts late finds nothing left and touches nothing, and a
+//                      member still busy with an earlier job is left out. A unit may
+//                      section.wait_for(ready) on what earlier units produce (never a barrier).
+//                      Under the legacy policy the units are dealt out statically and the join
+//                      waits for every participant, as threadteam 0.1.3 did (the A/B arm).
 //   team.fork(ws, f)   splits the team into child teams of widths ws (sum <= width()) that
 //                      run concurrently: f(child_index, child_team) runs on each child's
 //                      leader, which can run sections of its own on child_team.
@@ -40,14 +49,28 @@ class Section {
  public:
   [[nodiscard]] std::size_t rank() const { return rank_; }
   [[nodiscard]] std::size_t width() const { return width_; }
-  // barrier() returns once all width() participants have called it (staged wait).
+  // barrier() returns once all width() participants have called it (staged wait). Not in a
+  // claimed section (std::logic_error): a participant there may never arrive.
   void barrier();
+  // wait_for(ready) returns once ready() is true: in a claimed section, a unit waits for
+  // earlier units (claimed before it, so held by running participants) to produce its input.
+  // Throws SectionCancelled if a unit has thrown, and std::logic_error when the section runs
+  // inline and ready() is false (no other participant could ever make it true).
+  template <class Ready>
+  void wait_for(Ready&& ready) {
+    if (ready()) return;
+    using R = std::remove_reference_t<Ready>;
+    wait_erased([](const void* ctx) { return static_cast<bool>((*static_cast<const R*>(ctx))()); },
+                static_cast<const void*>(&ready));
+  }
 
   struct Shared;  // the section's shared state (runtime-private)
   Section(Shared* shared, std::size_t rank, std::size_t width)
       : shared_(shared), rank_(rank), width_(width) {}
 
  private:
+  void wait_erased(bool (*ready)(const void*), const void* ctx);
+
   Shared* shared_;
   std::size_t rank_;
   std::size_t width_;
@@ -82,6 +105,16 @@ class Team {
     run(width_, std::forward<Body>(body));
   }
 
+  // run_claimed(): see the top of this file. width 1 (or one unit) runs inline.
+  template <class Body>
+  void run_claimed(std::size_t width, std::size_t units, Body&& body) {
+    using B = std::remove_reference_t<Body>;
+    run_claimed_erased(
+        width, units,
+        [](void* ctx, Section& s, std::size_t unit) { (*static_cast<B*>(ctx))(s, unit); },
+        const_cast<void*>(static_cast<const void*>(&body)));
+  }
+
   template <class Body>
   void fork(std::span<const std::size_t> widths, Body&& body) {
     using B = std::remove_reference_t<Body>;
@@ -101,8 +134,10 @@ class Team {
 
  private:
   using SectionFn = void (*)(void*, Section&);
+  using UnitFn = void (*)(void*, Section&, std::size_t);
   using ForkFn = void (*)(void*, std::size_t, Team&);
   void run_erased(std::size_t width, SectionFn fn, void* ctx);
+  void run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx);
   void fork_erased(std::span<const std::size_t> widths, ForkFn fn, void* ctx);
 
   Pool* pool_ = nullptr;

@@ -24,8 +24,16 @@ enum class WaitPolicy : unsigned char {
 
 // WaitTuning: the knobs of the waits. The defaults are the documented ones; benches vary them.
 struct WaitTuning {
-  // Polls of the spin phase: libgomp's GOMP_SPINCOUNT (~3-8 ms of PAUSEs at 10-28 ns each).
-  std::uint32_t spin_polls = 300000;
+  // The spin phase is a time, as libomp's KMP_BLOCKTIME is: a count of PAUSEs lasts 3x longer
+  // on one CPU than on another (libgomp's GOMP_SPINCOUNT of 300000 lasted 7-10 ms on one VM
+  // here and ~28 ms on another). A pool converts it into polls through spin_poll_ns(), measured
+  // once per process. 20 ms covers a 10 ms gap between calls with room for the timer's slack
+  // and the sections around it: docs/waits.md, criterion (d), `scripts/bench-ab`.
+  std::chrono::microseconds spin_time{20000};
+  // An explicit count of spin polls overrides spin_time (TEAMLA_SPIN_POLLS); the default
+  // kSpinPollsFromTime converts spin_time.
+  static constexpr std::uint32_t kSpinPollsFromTime = 0xFFFFFFFFU;
+  std::uint32_t spin_polls = kSpinPollsFromTime;
   // Polls while throttled (statically oversubscribed, or a new pool under pressure): libgomp's.
   std::uint32_t throttled_polls = 100;
   // Yields between the spin and the sleep. 0 by default, chosen by measurement (docs/team.md,
@@ -55,6 +63,8 @@ struct WaitTuning {
   // section to a parked member, 2-CPU Zen 5 VM under compile load, median of 12: 7.3 ms with
   // the full spin; 35-50 us at 256 polls, 70-74 us at 1024, 219-232 us at 4096.
   std::uint32_t after_wake_polls = 256;
+
+  bool operator==(const WaitTuning&) const = default;
 };
 
 // WaitCounters: a snapshot of a pool's wait counters. Cheap enough to stay on in release.
@@ -66,6 +76,10 @@ struct WaitCounters {
   std::uint64_t throttle_activations = 0;  // times the pool switched to the throttled budget
   std::uint64_t sections = 0;              // sections dispatched to members (width > 1)
   std::uint64_t stacked_waits = 0;  // join/barrier waits that yielded to a partner on their CPU
+  // Claimed sections: a member still busy with an earlier job was left out of a section, and
+  // a member arrived after every unit had been claimed (it found nothing and left).
+  std::uint64_t members_left_out = 0;
+  std::uint64_t idle_arrivals = 0;
 
   WaitCounters& operator+=(const WaitCounters& o);
   WaitCounters& operator-=(const WaitCounters& o);

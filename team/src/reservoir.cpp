@@ -1,0 +1,96 @@
+// reservoir.cpp: idle pools kept for reuse (see reservoir.hpp).
+#include "reservoir.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "teamla/team/machine.hpp"
+
+namespace teamla::team {
+namespace {
+
+struct Reservoir {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Pool::Impl>> idle;  // most recently handed back last
+};
+
+// Immortal: a static destructor would join workers while a library is being unloaded.
+Reservoir& reservoir() {
+  static auto* r = new Reservoir;
+  return *r;
+}
+
+// take_expired(): removes the idle pools past their lifetime or beyond kIdlePools (oldest
+// first); the caller stops them outside the lock.
+std::vector<std::unique_ptr<Pool::Impl>> take_expired(Reservoir& r, std::uint64_t now_ns) {
+  std::vector<std::unique_ptr<Pool::Impl>> expired;
+  const auto aged = [&](const std::unique_ptr<Pool::Impl>& impl) {
+    return now_ns - impl->idle_since_ns > kIdleLifetimeNs;
+  };
+  for (auto& impl : r.idle) {
+    if (aged(impl)) expired.push_back(std::move(impl));
+  }
+  std::erase(r.idle, nullptr);
+  while (r.idle.size() > kIdlePools) {  // the oldest first
+    expired.push_back(std::move(r.idle.front()));
+    r.idle.erase(r.idle.begin());
+  }
+  return expired;
+}
+
+void stop_all(std::vector<std::unique_ptr<Pool::Impl>>& pools) {
+  for (auto& impl : pools) stop_workers(*impl);
+}
+
+}  // namespace
+
+void stop_workers(Pool::Impl& impl) {
+  for (WorkerSlot& slot : impl.workers) {
+    if (slot.thread.joinable()) impl.post(slot, Job{nullptr, 0, JobKind::stop});
+  }
+  for (WorkerSlot& slot : impl.workers) {
+    if (slot.thread.joinable()) slot.thread.join();
+  }
+}
+
+std::unique_ptr<Pool::Impl> take_idle_pool(std::size_t threads, WaitPolicy policy,
+                                           const WaitTuning& tuning, const std::string& name) {
+  Reservoir& r = reservoir();
+  const std::uint64_t now_ns = monotonic_ns();
+  const bool oversubscribed = threads > affinity_cpu_count();
+  std::unique_ptr<Pool::Impl> found;
+  std::vector<std::unique_ptr<Pool::Impl>> expired;
+  {
+    std::lock_guard lock(r.mutex);
+    expired = take_expired(r, now_ns);
+    for (auto it = r.idle.rbegin(); it != r.idle.rend(); ++it) {
+      Pool::Impl& impl = **it;
+      if (impl.threads == threads && impl.policy == policy && impl.tuning == tuning &&
+          impl.name == name && impl.oversubscribed == oversubscribed) {
+        found = std::move(*it);
+        r.idle.erase(std::next(it).base());
+        break;
+      }
+    }
+  }
+  stop_all(expired);
+  if (found) found->pressure.restart(now_ns);
+  return found;
+}
+
+void hand_back_pool(std::unique_ptr<Pool::Impl> impl) {
+  Reservoir& r = reservoir();
+  const std::uint64_t now_ns = monotonic_ns();
+  impl->idle_since_ns = now_ns;
+  std::vector<std::unique_ptr<Pool::Impl>> expired;
+  {
+    std::lock_guard lock(r.mutex);
+    r.idle.push_back(std::move(impl));
+    expired = take_expired(r, now_ns);
+  }
+  stop_all(expired);
+}
+
+}  // namespace teamla::team

@@ -1,0 +1,157 @@
+// claimed_test.cpp: claimed sections over widths 1, 2, 3 and more than the CPUs, under every
+// wait policy: each unit runs once, dependencies between units hold, and (staged, passive) the
+// leader never waits for a member that has not started: a member held back before it serves
+// anything finds no unit left and touches nothing. Legacy waits for it (the 0.1.3 arm).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "teamla/team/team_all.hpp"
+
+namespace teamla::team {
+namespace {
+
+using Param = std::tuple<WaitPolicy, std::size_t>;
+
+class ClaimedTest : public ::testing::TestWithParam<Param> {
+ protected:
+  WaitPolicy policy() const { return std::get<0>(GetParam()); }
+  std::size_t width() const {
+    const std::size_t w = std::get<1>(GetParam());
+    return w == 0 ? affinity_cpu_count() + 2 : w;
+  }
+};
+
+TEST_P(ClaimedTest, EveryUnitRunsExactlyOnce) {
+  auto pool = Pool::builder().threads(width()).policy(policy()).build();
+  Team team = pool->acquire(width());
+  for (std::size_t units : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
+    std::vector<std::atomic<int>> runs(units);
+    team.run_claimed(width(), units, [&](Section& s, std::size_t unit) {
+      EXPECT_LT(s.rank(), width());
+      runs[unit].fetch_add(1);
+    });
+    for (auto& r : runs) EXPECT_EQ(r.load(), 1);
+  }
+}
+
+TEST_P(ClaimedTest, LaterUnitsWaitForEarlierOnes) {
+  // Units 0..7 each produce a value; units 8..39 wait for all eight and read them (plain
+  // reads: wait_for must order them).
+  auto pool = Pool::builder().threads(width()).policy(policy()).build();
+  Team team = pool->acquire(width());
+  for (int round = 0; round < 20; ++round) {
+    std::vector<long> produced(8, 0);
+    std::atomic<int> ready{0};
+    std::vector<long> consumed(32, 0);
+    team.run_claimed(width(), 40, [&](Section& s, std::size_t unit) {
+      if (unit < 8) {
+        produced[unit] = static_cast<long>(unit + 1) * (round + 1);
+        ready.fetch_add(1, std::memory_order_acq_rel);
+        return;
+      }
+      s.wait_for([&] { return ready.load(std::memory_order_acquire) == 8; });
+      long sum = 0;
+      for (long v : produced) sum += v;
+      consumed[unit - 8] = sum;
+    });
+    for (long v : consumed) ASSERT_EQ(v, 36L * (round + 1));
+  }
+}
+
+TEST_P(ClaimedTest, AMemberThatHasNotStartedIsNotWaitedFor) {
+  if (width() < 2) GTEST_SKIP() << "no member at width 1";
+  // Worker 0 (rank 1) is held in its on-start hook until the section is over. Were the join
+  // to wait for it, run_claimed would never return: under staged and passive it must.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto pool = Pool::builder()
+                  .threads(width())
+                  .policy(policy())
+                  .on_start([released](std::size_t worker) {
+                    if (worker == 0) released.wait();
+                  })
+                  .build();
+  Team team = pool->acquire(width());
+  std::vector<int> out(64, 0);  // plain writes: the join must order them
+  std::atomic<int> by_held_member{0};
+  const auto body = [&](Section& s, std::size_t unit) {
+    if (s.rank() == 1) by_held_member.fetch_add(1);
+    out[unit] = static_cast<int>(unit) * 3;
+  };
+  if (policy() == WaitPolicy::legacy) {
+    // 0.1.3's static split waits for every participant: the member must be let go first.
+    std::thread releaser([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      release.set_value();
+    });
+    team.run_claimed(width(), out.size(), body);
+    releaser.join();
+    EXPECT_GT(by_held_member.load(), 0) << "the static split gives rank 1 its share";
+  } else {
+    team.run_claimed(width(), out.size(), body);
+    EXPECT_EQ(by_held_member.load(), 0) << "the held member cannot have run a unit";
+    // A second section while it is still held: it is left out, not waited for.
+    team.run_claimed(width(), out.size(), body);
+    EXPECT_GE(pool->counters().members_left_out, 1U);
+    release.set_value();
+    // It now takes its stale job, finds the section over, and leaves without a unit.
+    for (int i = 0; i < 2000 && pool->counters().idle_arrivals == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_GE(pool->counters().idle_arrivals, 1U);
+    EXPECT_EQ(by_held_member.load(), 0);
+    // And serves the next sections as usual.
+    team.run_claimed(width(), out.size(), body);
+  }
+  for (std::size_t u = 0; u < out.size(); ++u) EXPECT_EQ(out[u], static_cast<int>(u) * 3);
+}
+
+TEST_P(ClaimedTest, AUnitExceptionIsRethrownAndWaitersAreCancelled) {
+  auto pool = Pool::builder().threads(width()).policy(policy()).build();
+  Team team = pool->acquire(width());
+  std::atomic<int> ready{0};
+  // Unit 0 throws before it makes ready true; units after it wait for ready and must be
+  // released (SectionCancelled) rather than wait for ever. Inline (width 1) their wait_for
+  // is a logic error, which is also an exception the leader sees.
+  EXPECT_ANY_THROW(team.run_claimed(width(), 6, [&](Section& s, std::size_t unit) {
+    if (unit == 0) throw std::runtime_error("unit 0 failed");
+    s.wait_for([&] { return ready.load() == 1; });
+  }));
+  // The team is usable afterwards.
+  std::atomic<int> runs{0};
+  team.run_claimed(width(), 10, [&](Section&, std::size_t) { runs.fetch_add(1); });
+  EXPECT_EQ(runs.load(), 10);
+}
+
+TEST_P(ClaimedTest, BarrierIsRefusedInAClaimedSection) {
+  if (width() < 2 || policy() == WaitPolicy::legacy) {
+    GTEST_SKIP() << "inline and the static legacy arm have a barrier every participant reaches";
+  }
+  auto pool = Pool::builder().threads(width()).policy(policy()).build();
+  Team team = pool->acquire(width());
+  EXPECT_THROW(team.run_claimed(width(), 4, [](Section& s, std::size_t) { s.barrier(); }),
+               std::logic_error);
+}
+
+std::string name_of(const ::testing::TestParamInfo<Param>& info) {
+  const std::size_t w = std::get<1>(info.param);
+  return std::string(to_string(std::get<0>(info.param))) + "_w" +
+         (w == 0 ? std::string("cpus_plus_2") : std::to_string(w));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, ClaimedTest,
+                         ::testing::Combine(::testing::Values(WaitPolicy::staged,
+                                                              WaitPolicy::legacy,
+                                                              WaitPolicy::passive),
+                                            ::testing::Values(1, 2, 3, 0)),
+                         name_of);
+
+}  // namespace
+}  // namespace teamla::team
