@@ -24,3 +24,8 @@ if(TARGET teamla::baseline_openblas)
   target_link_libraries(acquire_probe_107
     PRIVATE teamla::linalg teamla::team teamla::baseline_openblas teamla_warnings)
 endif()
+
+# The per-call distribution of dgemm_ through a BLAS library named at run time (teamla's ABI or
+# a baseline's), for scripts/bench-calls.
+add_executable(blas_calls ${CMAKE_CURRENT_LIST_DIR}/blas_calls.cpp)
+target_link_libraries(blas_calls PRIVATE ${CMAKE_DL_LIBS} teamla_warnings)

@@ -377,32 +377,26 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
   }
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
   const KernelSet<T> ks = kernels<T>();
-  std::size_t width = 1;
-  double serial_ns = 0;
+  RegionPlan plan;
   if (exec.team != nullptr && k > 0 && alpha != T(0)) {
-    std::size_t max_width = exec.team->width();
-    if (exec.max_width != 0 && exec.max_width < max_width) {
-      max_width = exec.max_width;
-    }
     const double flops =
         2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-    serial_ns = serial_estimate_ns(flops, ks.blocking.serial_gflops);
-    width = choose_width_observed(serial_ns, 1, max_width);
-    exec.stats.inline_regions = width == 1 ? 1 : 0;
+    plan = plan_region(RegionKind::gemm, sizeof(T), flops, exec);
+    exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }
-  if (width == 1) {
+  const std::uint64_t start_ns = plan.timed || plan.width > 1 ? team::monotonic_ns() : 0;
+  if (plan.width == 1) {
     gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, 0);
-    return;
+  } else {
+    ws.prepare(plan.width);
+    exec.stats.max_width_used = plan.width;
+    exec.stats.sections = 1;
+    run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
   }
-  ws.prepare(width);
-  exec.stats.max_width_used = width;
-  exec.stats.sections = 1;
-  const std::uint64_t start_ns = team::monotonic_ns();
-  run_wide(ks, width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
-  // The section is judged against running inline: only a wide run slower than the serial
-  // estimate (a member that came back a scheduler slice late) counts as a loss. Foreign load
-  // that merely slows both threads is not the section's fault and must not force width 1.
-  record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);
+  // A wide region is judged against running inline: only a wide run slower than that (a
+  // member that came back a scheduler slice late) counts as a loss; foreign load that merely
+  // slows both threads is not the section's fault. Timed inline regions teach the serial rate.
+  if (start_ns != 0) record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
 }
 
 }  // namespace detail

@@ -28,6 +28,7 @@
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
+#include "width_internal.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -245,10 +246,17 @@ template index_t factor_diagonal<float>(MatrixView<float>);
 template <class T>
 index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   const index_t n = a.rows;
-  const std::size_t cap =
-      exec.team == nullptr ? 1
-                           : (exec.max_width == 0 ? exec.team->width()
-                                                  : std::min(exec.max_width, exec.team->width()));
+  std::size_t cap = exec.team == nullptr
+                        ? 1
+                        : (exec.max_width == 0 ? exec.team->width()
+                                               : std::min(exec.max_width, exec.team->width()));
+  // Never wider than the CPUs the process can run on (width.hpp); the section cost is the
+  // team's own measurement.
+  if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  const double section_ns =
+      cap > 1 ? exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0) : 0.0;
+  exec.stats.width_cap = cap;
+  exec.stats.section_cost_ns = section_ns;
   const index_t nb = potrf_block_size<T>(cap > 1, n);
   const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
@@ -266,7 +274,9 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     // One section plus its barrier: two dispatches' worth of cost. The observed penalty
     // (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
     const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
-    const std::size_t width = cap <= 1 ? 1 : choose_width_observed(step_ns, 2, cap);
+    const std::size_t width = cap <= 1 ? 1
+                                       : detail::choose_with_cost(step_ns, 2, cap, section_ns,
+                                                                  observed_section_penalty_ns());
     const bool lookahead = width > 1 && lookahead_enabled(nb);
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
     if (width <= 1) {

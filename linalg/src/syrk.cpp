@@ -21,20 +21,18 @@ template <class T>
 std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
                                 Exec& exec) {
   const index_t n = c.rows;
-  std::size_t width = 1;
-  double serial_ns = 0;
-  if (exec.team != nullptr) {
-    const double flops =
-        static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
-    const std::size_t cap =
-        exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width());
-    serial_ns = serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T)));
-    width = choose_width_observed(serial_ns, 1, cap);
-  }
+  const double flops =
+      static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
+  const RegionPlan plan = plan_region(RegionKind::syrk, sizeof(T), flops, exec);
+  const std::size_t width = plan.width;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   if (width <= 1) {
     ++exec.stats.inline_regions;
+    const std::uint64_t inline_start_ns = plan.timed ? team::monotonic_ns() : 0;
     syrk_lower_cols(alpha, a, beta, c, 0, n);
+    if (plan.timed) {
+      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
+    }
     return 1;
   }
   ++exec.stats.sections;
@@ -47,7 +45,7 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
     const index_t c1 = balanced_split(n, unit + 1, units, 16);
     if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
   });
-  record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);
+  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
   return width;
 }
 template std::size_t syrk_lower_parallel<double>(double, MatrixView<const double>, double,

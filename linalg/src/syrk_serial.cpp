@@ -47,10 +47,12 @@ void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alp
   const index_t col_end = r.lower ? r.hi : n;
   if (col_end <= col_begin || k <= 0) return;
   Workspace& ws = thread_local_workspace();
+  // Sized for the whole triangle, not this column range: the ranges of a claimed section land
+  // on any participant, and a buffer sized per range would grow whenever a wider range first
+  // lands on a thread (calls after the first must allocate nothing).
   T* bp = ws.buffer_of<T>(
       0, Workspace::Slot::pack_b,
-      static_cast<std::size_t>(std::min(k, kc) *
-                               ((std::min(nc, col_end - col_begin) + nr - 1) / nr * nr)));
+      static_cast<std::size_t>(std::min(k, kc) * ((std::min(nc, n) + nr - 1) / nr * nr)));
   T* ap = ws.buffer_of<T>(0, Workspace::Slot::pack_a,
                           static_cast<std::size_t>((mc + mr - 1) / mr * mr * std::min(k, kc)));
   for (index_t jc = col_begin; jc < col_end; jc += nc) {

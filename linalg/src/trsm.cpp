@@ -77,20 +77,18 @@ constexpr std::size_t kSlicesPerParticipant = 4;
 template <class T>
 std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b,
                                Exec& exec) {
-  std::size_t width = 1;
-  double serial_ns = 0;
-  if (exec.team != nullptr) {
-    const double flops =
-        static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
-    const std::size_t cap =
-        exec.max_width == 0 ? exec.team->width() : std::min(exec.max_width, exec.team->width());
-    serial_ns = serial_estimate_ns(flops, gemm_serial_gflops(sizeof(T)));
-    width = choose_width_observed(serial_ns, 1, cap);
-  }
+  const double flops =
+      static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
+  const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
+  const std::size_t width = plan.width;
   if (width <= 1) {
     ++exec.stats.inline_regions;
     exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+    const std::uint64_t inline_start_ns = plan.timed ? team::monotonic_ns() : 0;
     trsm_left_serial(lower, unit, a, b);
+    if (plan.timed) {
+      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
+    }
     return 1;
   }
   ++exec.stats.sections;
@@ -112,7 +110,7 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
     const index_t c1 = edge(slice + 1);
     if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
   });
-  record_section(static_cast<double>(team::monotonic_ns() - start_ns), serial_ns);
+  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
   return width;
 }
 template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const double>,

@@ -44,8 +44,10 @@ double base_cost(DispatchKind kind) {
   return kParkedNs;
 }
 
-std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
-                              std::size_t max_width, DispatchKind kind, double extra_ns) {
+}  // namespace
+
+std::size_t detail::choose_with_cost(double serial_estimate_ns, std::size_t sections,
+                                     std::size_t max_width, double base_cost_ns, double extra_ns) {
   if (sections == 0) {
     sections = 1;
   }
@@ -53,7 +55,9 @@ std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
   double best_time = serial_estimate_ns;
   const auto n_sections = static_cast<double>(sections);
   for (std::size_t w = 2; w <= max_width; ++w) {
-    const double dispatch = n_sections * (dispatch_cost_ns(w, kind) + extra_ns);
+    const double cost =
+        base_cost_ns + base_cost_ns * kPerExtraMemberFraction * static_cast<double>(w - 2);
+    const double dispatch = n_sections * (cost + extra_ns);
     if (serial_estimate_ns < 3.0 * dispatch) {
       continue;  // the dispatches would cost more than a third of the work
     }
@@ -64,6 +68,14 @@ std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
     }
   }
   return best_width;
+}
+
+namespace {
+
+std::size_t choose_with_extra(double serial_estimate_ns, std::size_t sections,
+                              std::size_t max_width, DispatchKind kind, double extra_ns) {
+  return detail::choose_with_cost(serial_estimate_ns, sections, max_width, base_cost(kind),
+                                  extra_ns);
 }
 
 // The observed penalty: value (ns, as of stamp) and the monotonic stamp, each a relaxed
@@ -130,8 +142,11 @@ std::size_t choose_width_observed(double serial_estimate_ns, std::size_t section
                            observed_section_penalty_ns());
 }
 
+bool detail::section_observation() { return g_observe.load(std::memory_order_relaxed); }
+
 void detail::set_section_observation(bool enabled) {
   g_observe.store(enabled, std::memory_order_relaxed);
+  reset_learned_rates();
   g_penalty_ns.store(0.0, std::memory_order_relaxed);
   g_loss_bits.store(0, std::memory_order_relaxed);
 }

@@ -1,11 +1,23 @@
-// width_internal.hpp (internal): test hook for the observed section penalty (width.hpp).
+// width_internal.hpp (internal): the width model's shared pieces and its test hooks.
 #pragma once
+
+#include <cstddef>
 
 namespace teamla::linalg::detail {
 
-// set_section_observation() turns the observed penalty on (default) or off. Off: the penalty
-// is cleared and record_section() ignores its input, so width choices are the table's alone
-// (deterministic tests on a loaded machine). Not for concurrent use with running kernels.
+// choose_with_cost(): the rule of width.hpp with a width-2 section cost of `base_cost_ns`
+// (each further member adds a third of it) plus `extra_ns` per section.
+std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections,
+                             std::size_t max_width, double base_cost_ns, double extra_ns);
+
+// set_section_observation() turns the observed penalty and the learned rates on (default) or
+// off. Off: both are cleared, record_section()/record_region() ignore their input, and widths
+// come from the model alone (deterministic tests on a loaded machine). Not for concurrent use
+// with running kernels.
 void set_section_observation(bool enabled);
+bool section_observation();
+
+// reset_learned_rates() forgets every learned rate (tests).
+void reset_learned_rates();
 
 }  // namespace teamla::linalg::detail

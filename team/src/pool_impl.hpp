@@ -104,6 +104,10 @@ struct Pool::Impl {
   // The one parker that leaders in join and participants in barriers sleep on. It lives here
   // and not in the section, because the last member wakes it after the leader may have freed
   // the section.
+  // Team::section_cost_ns(): measured once, at width `section_cost_width`; 0 until then.
+  std::atomic<double> section_cost_ns{0.0};
+  std::atomic<std::size_t> section_cost_width{0};
+
   alignas(64) Parker sync;
   alignas(64) CounterCells counters;
   alignas(64) PressureMonitor pressure;
@@ -163,8 +167,8 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
                       Section::Shared* shared, std::size_t rank);
 
 // The worker-thread side: serve jobs posted to `slot` until a stop (returns false) or the end
-// of a nested fork loop (returns true).
-bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot);
+// of a nested fork loop (returns true). `fresh`: a new worker, whose first wait spins briefly.
+bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh = false);
 
 // raw_counters() snapshots the counters of `impl` since it was built.
 WaitCounters raw_counters(const Pool::Impl& impl);

@@ -2,6 +2,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -246,6 +247,48 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
+}
+
+namespace {
+// The last measurement in the process: a pool built per call without reuse (the legacy arm)
+// takes it instead of measuring again in every call.
+std::atomic<double> g_section_cost_ns{0.0};
+std::atomic<std::size_t> g_section_cost_width{0};
+}  // namespace
+
+double Team::section_cost_ns(std::size_t width) {
+  width = std::min(width, width_);
+  if (width <= 1) return 0.0;
+  Pool::Impl& pool = *members_->pool;
+  if (pool.section_cost_width.load(std::memory_order_acquire) == width) {
+    return pool.section_cost_ns.load(std::memory_order_relaxed);
+  }
+  if (g_section_cost_width.load(std::memory_order_acquire) == width) {
+    return g_section_cost_ns.load(std::memory_order_relaxed);
+  }
+  // kTimed sections after kWarm untimed ones (the first wakes parked members), stopping at
+  // kBudgetNs: the median of what was timed.
+  constexpr int kWarm = 3;
+  constexpr std::size_t kTimed = 15;
+  constexpr std::uint64_t kBudgetNs = 1'000'000;
+  const auto empty = [](Section&, std::size_t) {};
+  for (int i = 0; i < kWarm; ++i) run_claimed(width, width, empty);
+  std::array<double, kTimed> samples{};
+  std::size_t timed = 0;
+  const std::uint64_t start = monotonic_ns();
+  while (timed < kTimed && (timed == 0 || monotonic_ns() - start < kBudgetNs)) {
+    const std::uint64_t t0 = monotonic_ns();
+    run_claimed(width, width, empty);
+    samples[timed++] = static_cast<double>(monotonic_ns() - t0);
+  }
+  const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(timed / 2);
+  std::nth_element(samples.begin(), middle, samples.begin() + static_cast<std::ptrdiff_t>(timed));
+  const double cost = *middle;
+  pool.section_cost_ns.store(cost, std::memory_order_relaxed);
+  pool.section_cost_width.store(width, std::memory_order_release);
+  g_section_cost_ns.store(cost, std::memory_order_relaxed);
+  g_section_cost_width.store(width, std::memory_order_release);
+  return cost;
 }
 
 namespace {

@@ -7,3 +7,10 @@ teamla_add_gtest(gemm_parallel_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_parallel_test.cpp
   LIBS teamla::linalg
   LABELS kernels)
+# The width cap: affinity set and cgroup quota (it changes the test thread's affinity and
+# forks a child into a cgroup of its own).
+teamla_add_gtest(width_cap_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/width_cap_test.cpp
+  LIBS teamla::linalg teamla::team
+  LABELS kernels)
+target_include_directories(width_cap_test PRIVATE ${PROJECT_SOURCE_DIR}/team/src)

@@ -1,12 +1,18 @@
 // cgroup_linux.cpp: the CPU quota of the process's cgroup (v2 cpu.max, v1 cfs quota), and the
-// usable CPU count that caps every section's width.
+// usable CPU count that caps every section's width. Nothing here allocates: the usable count is
+// refreshed from inside calls, and a call after the first must allocate nothing
+// (tests/engine/engine_alloc_test.cpp).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
-#include <string>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
 
 #include "platform/cgroup.hpp"
 #include "teamla/team/machine.hpp"
@@ -15,64 +21,105 @@ namespace teamla::team {
 namespace platform {
 namespace {
 
-// read_quota(): the CPUs a quota file grants (ceil(quota / period)); 0 for none or unreadable.
-// v2 cpu.max holds "max 100000" or "50000 100000"; v1 keeps quota (-1: none) and period apart.
-unsigned read_v2(const std::string& dir) {
-  std::ifstream in(dir + "/cpu.max");
-  std::string quota;
-  double period = 0;
-  if (!(in >> quota >> period) || quota == "max" || period <= 0) return 0;
-  const double q = std::stod(quota);
-  return q > 0 ? static_cast<unsigned>(std::ceil(q / period)) : 0;
+constexpr std::size_t kPathMax = 4096;
+
+// read_small_file(): up to size-1 bytes of `path`, NUL-terminated; false if unreadable.
+bool read_small_file(const char* path, char* out, std::size_t size) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t got = ::read(fd, out, size - 1);
+  ::close(fd);
+  if (got <= 0) return false;
+  out[got] = '\0';
+  return true;
 }
 
-unsigned read_v1(const std::string& dir) {
-  std::ifstream quota_in(dir + "/cpu.cfs_quota_us");
-  std::ifstream period_in(dir + "/cpu.cfs_period_us");
-  double quota = 0;
-  double period = 0;
-  if (!(quota_in >> quota) || !(period_in >> period) || quota <= 0 || period <= 0) return 0;
-  return static_cast<unsigned>(std::ceil(quota / period));
+// The CPUs a quota grants, rounded up; 0 for none or unreadable.
+unsigned cpus_of(double quota, double period) {
+  return quota > 0 && period > 0 ? static_cast<unsigned>(std::ceil(quota / period)) : 0;
 }
 
-// tightest(): the smallest non-zero limit of `dir` and each of its parents up to `root`
-// (a parent's quota bounds its children).
-template <class Read>
-unsigned tightest(const std::string& root, std::string path, Read read) {
+// v2: cpu.max holds "max 100000" or "50000 100000".
+unsigned read_v2(const char* dir) {
+  char path[kPathMax + 32];
+  char text[64];
+  std::snprintf(path, sizeof path, "%s/cpu.max", dir);
+  if (!read_small_file(path, text, sizeof text) || std::strncmp(text, "max", 3) == 0) return 0;
+  char* end = nullptr;
+  const double quota = std::strtod(text, &end);
+  return cpus_of(quota, std::strtod(end, nullptr));
+}
+
+// v1: the quota (-1: none) and the period in two files.
+unsigned read_v1(const char* dir) {
+  char path[kPathMax + 32];
+  char quota[32];
+  char period[32];
+  std::snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+  if (!read_small_file(path, quota, sizeof quota)) return 0;
+  std::snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+  if (!read_small_file(path, period, sizeof period)) return 0;
+  return cpus_of(std::strtod(quota, nullptr), std::strtod(period, nullptr));
+}
+
+// tightest(): the smallest non-zero limit of root+path and each parent up to root (a parent's
+// quota bounds its children).
+unsigned tightest(std::string_view root, std::string_view path, unsigned (*read)(const char*)) {
+  char dir[kPathMax];
   unsigned limit = 0;
   for (;;) {
-    const unsigned here = read(root + path);
+    if (root.size() + path.size() + 1 > sizeof dir) return limit;
+    std::snprintf(dir, sizeof dir, "%.*s%.*s", static_cast<int>(root.size()), root.data(),
+                  static_cast<int>(path.size()), path.data());
+    const unsigned here = read(dir);
     if (here != 0 && (limit == 0 || here < limit)) limit = here;
-    if (path.empty() || path == "/") break;
-    const auto slash = path.find_last_of('/');
-    path = slash == 0 || slash == std::string::npos ? std::string("/") : path.substr(0, slash);
+    if (path.empty() || path == "/") return limit;
+    const std::size_t slash = path.find_last_of('/');
+    path = slash == 0 || slash == std::string_view::npos ? std::string_view("/")
+                                                         : path.substr(0, slash);
   }
-  return limit;
 }
 
 }  // namespace
 
-unsigned cgroup_cpu_limit(const std::string& proc_self_cgroup, const std::string& fs_root) {
-  std::istringstream lines(proc_self_cgroup);
-  std::string line;
+unsigned cgroup_cpu_limit(std::string_view proc_self_cgroup, std::string_view fs_root) {
   unsigned limit = 0;
   const auto keep = [&](unsigned l) {
     if (l != 0 && (limit == 0 || l < limit)) limit = l;
   };
-  while (std::getline(lines, line)) {
+  char base[kPathMax];
+  while (!proc_self_cgroup.empty()) {
+    const std::size_t eol = proc_self_cgroup.find('\n');
+    const std::string_view line = proc_self_cgroup.substr(0, eol);
+    proc_self_cgroup =
+        eol == std::string_view::npos ? std::string_view() : proc_self_cgroup.substr(eol + 1);
     // "hierarchy-id:controllers:path"; v2 is "0::path".
-    const auto first = line.find(':');
-    const auto second = line.find(':', first + 1);
-    if (first == std::string::npos || second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1);
-    const std::string path = line.substr(second + 1);
+    const std::size_t first = line.find(':');
+    const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+    if (second == std::string_view::npos) continue;
+    const std::string_view controllers = line.substr(first + 1, second - first - 1);
+    const std::string_view path = line.substr(second + 1);
+    if (fs_root.size() + controllers.size() + 16 > sizeof base) continue;
     if (controllers.empty()) {
       keep(tightest(fs_root, path, read_v2));
-      keep(tightest(fs_root + "/unified", path, read_v2));  // hybrid layout
-    } else if (("," + controllers + ",").find(",cpu,") != std::string::npos) {
-      keep(tightest(fs_root + "/" + controllers, path, read_v1));
-      keep(tightest(fs_root + "/cpu", path, read_v1));
+      std::snprintf(base, sizeof base, "%.*s/unified", static_cast<int>(fs_root.size()),
+                    fs_root.data());  // the hybrid layout
+      keep(tightest(base, path, read_v2));
+      continue;
     }
+    // A v1 hierarchy whose controllers include "cpu" (e.g. "cpu,cpuacct").
+    bool has_cpu = false;
+    for (std::string_view rest = controllers; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      has_cpu = has_cpu || rest.substr(0, comma) == "cpu";
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    if (!has_cpu) continue;
+    std::snprintf(base, sizeof base, "%.*s/%.*s", static_cast<int>(fs_root.size()), fs_root.data(),
+                  static_cast<int>(controllers.size()), controllers.data());
+    keep(tightest(base, path, read_v1));
+    std::snprintf(base, sizeof base, "%.*s/cpu", static_cast<int>(fs_root.size()), fs_root.data());
+    keep(tightest(base, path, read_v1));
   }
   return limit;
 }
@@ -80,10 +127,9 @@ unsigned cgroup_cpu_limit(const std::string& proc_self_cgroup, const std::string
 }  // namespace platform
 
 unsigned cpu_quota_limit() {
-  std::ifstream in("/proc/self/cgroup");
-  std::stringstream text;
-  text << in.rdbuf();
-  return platform::cgroup_cpu_limit(text.str(), "/sys/fs/cgroup");
+  char text[8192];
+  if (!platform::read_small_file("/proc/self/cgroup", text, sizeof text)) return 0;
+  return platform::cgroup_cpu_limit(text, "/sys/fs/cgroup");
 }
 
 namespace {

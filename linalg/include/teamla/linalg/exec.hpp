@@ -18,9 +18,12 @@ namespace teamla::linalg {
 class Workspace;
 
 struct ExecStats {
-  std::size_t max_width_used = 0;  // widest section the call ran (1: all inline)
-  std::size_t sections = 0;        // sections of width > 1 the call opened
-  std::size_t inline_regions = 0;  // regions the cost model ran at width 1
+  std::size_t max_width_used = 0;   // widest section the call ran (1: all inline)
+  std::size_t sections = 0;         // sections of width > 1 the call opened
+  std::size_t inline_regions = 0;   // regions the cost model ran at width 1
+  std::size_t width_cap = 0;        // min(team, max_width, usable CPUs) at the last region
+  double section_cost_ns = 0;       // the team's measured section cost (width.hpp)
+  std::size_t learned_regions = 0;  // regions whose width the learned rates decided
 };
 
 struct Exec {

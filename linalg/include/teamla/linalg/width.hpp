@@ -24,6 +24,8 @@
 
 #include <cstddef>
 
+#include "teamla/linalg/exec.hpp"
+
 namespace teamla::linalg {
 
 enum class DispatchKind : unsigned char { hot, after_gap, parked };
@@ -69,5 +71,47 @@ inline double serial_estimate_ns(double flops, double gflops_per_s) {
 // gemm_serial_gflops() is the measured serial rate of the active gemm kernel for scalar
 // size `scalar_bytes` (8: double, 4: float), from its ISA table.
 double gemm_serial_gflops(std::size_t scalar_bytes);
+
+// ---- The width a region runs at, on the machine at hand --------------------------------
+//
+// plan_region() is what the kernels call. Its inputs are measured on the machine that runs
+// it, never taken from another one:
+//  - the cap: min(team width, exec.max_width, team::usable_cpu_count()) (affinity set and
+//    cgroup quota; `taskset -c 0` gives 1, and the region runs inline);
+//  - the section cost: Team::section_cost_ns(), timed on the pool itself;
+//  - learned rates: for regions whose serial time is between kLearnFloorCosts section costs
+//    and kLearnCeilingNs (where the choice is close), the ns per flop that inline and wide runs
+//    of this kind and size class (a power of two of flops) actually took, an average over
+//    recent regions. The arm not chosen is re-run now and then (every kExplorePeriod-th region
+//    while the two are within kContestedRatio of each other, every kQuietExplorePeriod-th
+//    otherwise) so that both stay current. Below the floor a region runs inline untimed (the
+//    small-call path pays nothing); above the ceiling the model's width is taken, because there
+//    a section costs a negligible fraction on any machine.
+// Measured, 2-vCPU AMD EPYC (Zen 3) VM, gemm_bench_teamla: the model alone (a serial rate from
+// another machine) chose width 2 at n = 32-64 where it ran at 0.6-0.9x width 1 (docs/gemm.md).
+
+enum class RegionKind : unsigned char { gemm, trsm, syrk };
+
+inline constexpr double kLearnFloorCosts = 1.0;
+inline constexpr double kLearnCeilingNs = 250e3;
+inline constexpr unsigned kExplorePeriod = 16;
+inline constexpr unsigned kQuietExplorePeriod = 256;
+inline constexpr double kContestedRatio = 1.5;
+
+// RegionPlan: the decision, and what record_region() needs to learn from the region's time.
+struct RegionPlan {
+  std::size_t width = 1;
+  double flops = 0;
+  double must_beat_ns = 0;  // the inline time a wide run is judged against (the penalty)
+  bool timed = false;       // the caller times the region and calls record_region()
+  unsigned cell = 0;        // the learned rates' cell
+};
+
+// plan_region() chooses the width of one region of `flops` (one section when wide); it fills
+// exec.stats' width_cap and section_cost_ns.
+RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec);
+
+// record_region() reports how long a planned region took (only if plan.timed or wide).
+void record_region(const RegionPlan& plan, double wall_ns);
 
 }  // namespace teamla::linalg

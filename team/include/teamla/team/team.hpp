@@ -88,6 +88,12 @@ class Team {
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] Pool& pool() const { return *pool_; }
 
+  // section_cost_ns(w) is the measured cost of one empty claimed section of width w (<= width(),
+  // members hot): the median of up to 15 sections timed within ~1 ms, measured once per pool
+  // and width (the first time it is asked; a reused pool keeps it) and 0 for w <= 1. The width
+  // model weighs work against it (linalg/width.hpp).
+  double section_cost_ns(std::size_t width);
+
   template <class Body>
   void run(std::size_t width, Body&& body) {
     if (width == 1) {  // inline: no pool, no atomics

@@ -1,0 +1,119 @@
+// blas_calls: the per-call time distribution of dgemm_ through one BLAS library.
+//
+//   blas_calls --library PATH [--n 128] [--calls 2000] [--gap-us 0] [--out FILE]
+//
+// The library is dlopen'ed (RTLD_LOCAL) and called exactly as an application would; its own
+// environment (TEAMLA_MODE, TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS, ...) picks the arm. After
+// 50 warm-up calls, each of `calls` calls is timed alone (steady_clock around the call), with an
+// optional sleep of gap-us between calls. Output: one JSON object with the summary (p50, p90,
+// p99, max, in us) and every sample, for scripts/bench-calls to compare arms run in separate
+// processes. A custom driver rather than Google Benchmark because the output is the per-call
+// distribution (its tail is the finding), not a mean rate.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Dgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*,
+                       const double*, const int*, const double*, const int*, const double*, double*,
+                       const int*);
+
+struct Options {
+  std::string library;
+  int n = 128;
+  int calls = 2000;
+  int gap_us = 0;
+  std::string out;
+};
+
+bool parse(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) return false;
+    const char* value = argv[++i];
+    if (arg == "--library") {
+      o.library = value;
+    } else if (arg == "--n") {
+      o.n = std::atoi(value);
+    } else if (arg == "--calls") {
+      o.calls = std::atoi(value);
+    } else if (arg == "--gap-us") {
+      o.gap_us = std::atoi(value);
+    } else if (arg == "--out") {
+      o.out = value;
+    } else {
+      return false;
+    }
+  }
+  return !o.library.empty() && o.n > 0 && o.calls > 0 && o.gap_us >= 0;
+}
+
+double quantile(const std::vector<double>& sorted, double q) {
+  const auto at = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(at, sorted.size() - 1)];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse(argc, argv, o)) {
+    std::fprintf(stderr,
+                 "usage: blas_calls --library PATH [--n N] [--calls C] [--gap-us G] [--out F]\n");
+    return 2;
+  }
+  void* library = dlopen(o.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    std::fprintf(stderr, "blas_calls: %s\n", dlerror());
+    return 1;
+  }
+  const auto dgemm = reinterpret_cast<Dgemm>(dlsym(library, "dgemm_"));
+  if (dgemm == nullptr) {
+    std::fprintf(stderr, "blas_calls: no dgemm_ in %s\n", o.library.c_str());
+    return 1;
+  }
+  const int n = o.n;
+  std::vector<double> a(static_cast<std::size_t>(n) * n), b(a.size()), c(a.size(), 0.0);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<double>(i % 7) * 0.25 - 0.5;
+    b[i] = static_cast<double>(i % 5) * 0.5 - 1.0;
+  }
+  const double one = 1.0;
+  const double zero = 0.0;
+  const auto call = [&] {
+    dgemm("N", "N", &n, &n, &n, &one, a.data(), &n, b.data(), &n, &zero, c.data(), &n);
+  };
+  for (int i = 0; i < 50; ++i) call();
+  std::vector<double> us(static_cast<std::size_t>(o.calls));
+  for (auto& sample : us) {
+    if (o.gap_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(o.gap_us));
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    sample =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::vector<double> sorted = us;
+  std::sort(sorted.begin(), sorted.end());
+  FILE* out = o.out.empty() ? stdout : std::fopen(o.out.c_str(), "w");
+  if (out == nullptr) {
+    std::perror("blas_calls: --out");
+    return 1;
+  }
+  std::fprintf(out, "{\"n\": %d, \"calls\": %d, \"p50_us\": %.2f, \"p90_us\": %.2f, ", n, o.calls,
+               quantile(sorted, 0.5), quantile(sorted, 0.9));
+  std::fprintf(out, "\"p99_us\": %.2f, \"max_us\": %.2f, \"samples_us\": [", quantile(sorted, 0.99),
+               sorted.back());
+  for (std::size_t i = 0; i < us.size(); ++i) {
+    std::fprintf(out, "%s%.2f", i == 0 ? "" : ",", us[i]);
+  }
+  std::fprintf(out, "]}\n");
+  if (out != stdout) std::fclose(out);
+  return 0;
+}

@@ -1,0 +1,133 @@
+// width_learn.cpp: plan_region() and record_region(): the width a region runs at, from the
+// measured section cost and the rates learned from the regions this process ran (width.hpp).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
+#include "width_internal.hpp"
+
+namespace teamla::linalg {
+namespace {
+
+// kFallbackSectionNs: the section cost used only while a team has not measured its own
+// (never in practice: plan_region asks the team, which measures on first use).
+constexpr double kFallbackSectionNs = 3100;
+// The learned rate moves a quarter of the way to each new sample, and a sample is clipped to
+// [1/2, 2] x the current rate, so one preempted region cannot flip a size class.
+constexpr double kLearnWeight = 0.25;
+constexpr double kClip = 2.0;
+
+// Cell: what regions of one kind, scalar size and size class took, in ns per flop (0: none
+// yet). `wide_width` is the width the wide rate was measured at.
+struct Cell {
+  std::atomic<float> serial{0.0F};
+  std::atomic<float> wide{0.0F};
+  std::atomic<std::uint32_t> wide_width{0};
+  std::atomic<std::uint32_t> regions{0};
+};
+
+constexpr unsigned kKinds = 3;
+constexpr unsigned kScalars = 2;   // double, float
+constexpr unsigned kClasses = 48;  // floor(log2(flops))
+std::array<Cell, kKinds * kScalars * kClasses> g_cells;
+
+unsigned cell_index(RegionKind kind, std::size_t scalar_bytes, double flops) {
+  const int log2 = flops >= 1 ? std::ilogb(flops) : 0;
+  const auto size_class = static_cast<unsigned>(std::clamp(log2, 0, int{kClasses} - 1));
+  return (static_cast<unsigned>(kind) * kScalars + (scalar_bytes == 8 ? 0U : 1U)) * kClasses +
+         size_class;
+}
+
+void learn(std::atomic<float>& rate, double sample) {
+  const auto current = static_cast<double>(rate.load(std::memory_order_relaxed));
+  if (current <= 0) {
+    rate.store(static_cast<float>(sample), std::memory_order_relaxed);
+    return;
+  }
+  const double clipped = std::clamp(sample, current / kClip, current * kClip);
+  rate.store(static_cast<float>(current + kLearnWeight * (clipped - current)),
+             std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void detail::reset_learned_rates() {
+  for (Cell& cell : g_cells) {
+    cell.serial.store(0, std::memory_order_relaxed);
+    cell.wide.store(0, std::memory_order_relaxed);
+    cell.wide_width.store(0, std::memory_order_relaxed);
+    cell.regions.store(0, std::memory_order_relaxed);
+  }
+}
+
+RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec) {
+  RegionPlan plan;
+  plan.flops = flops;
+  if (exec.team == nullptr) return plan;
+  std::size_t cap = exec.team->width();
+  if (exec.max_width != 0) cap = std::min(cap, exec.max_width);
+  if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  exec.stats.width_cap = cap;
+  const double model_serial = serial_estimate_ns(flops, gemm_serial_gflops(scalar_bytes));
+  plan.must_beat_ns = model_serial;
+  if (cap <= 1) return plan;
+  // Measured at the cap; the model's base is the width-2 cost (width.cpp adds a third of it
+  // per further member).
+  const double cost = exec.team->section_cost_ns(cap);
+  exec.stats.section_cost_ns = cost;
+  const double base =
+      cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : kFallbackSectionNs;
+  const double penalty = observed_section_penalty_ns();
+  plan.cell = cell_index(kind, scalar_bytes, flops);
+  Cell& cell = g_cells[plan.cell];
+  const double learned_serial =
+      static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * flops;
+  const double serial = learned_serial > 0 ? learned_serial : model_serial;
+  const std::size_t model_width = detail::choose_with_cost(serial, 1, cap, base, penalty);
+  if (!detail::section_observation() || serial < kLearnFloorCosts * base ||
+      serial > kLearnCeilingNs) {
+    plan.width = model_width;
+    return plan;
+  }
+  // The close calls: measure both arms and take the faster.
+  plan.timed = true;
+  plan.must_beat_ns = serial;
+  ++exec.stats.learned_regions;
+  const std::size_t wide_width = model_width > 1 ? model_width : std::min<std::size_t>(cap, 2);
+  const bool wide_known = cell.wide_width.load(std::memory_order_relaxed) == wide_width &&
+                          cell.wide.load(std::memory_order_relaxed) > 0;
+  const double wide =
+      wide_known ? static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * flops + penalty
+                 : serial / static_cast<double>(wide_width) + base + penalty;
+  const bool go_wide = wide < serial * (1.0 - kWidthTieTolerance);
+  const std::uint32_t region = cell.regions.fetch_add(1, std::memory_order_relaxed);
+  const bool contested = wide < serial * kContestedRatio && serial < wide * kContestedRatio;
+  const unsigned period =
+      !wide_known || learned_serial <= 0 || contested ? kExplorePeriod : kQuietExplorePeriod;
+  const bool explore = region % period == period - 1;
+  plan.width = go_wide != explore ? wide_width : 1;
+  return plan;
+}
+
+void record_region(const RegionPlan& plan, double wall_ns) {
+  if (plan.width > 1) record_section(wall_ns, plan.must_beat_ns);
+  if (!plan.timed || plan.flops <= 0 || !detail::section_observation()) return;
+  Cell& cell = g_cells[plan.cell];
+  const double rate = wall_ns / plan.flops;
+  if (plan.width == 1) {
+    learn(cell.serial, rate);
+    return;
+  }
+  const auto width = static_cast<std::uint32_t>(plan.width);
+  if (cell.wide_width.exchange(width, std::memory_order_relaxed) != width) {
+    cell.wide.store(0, std::memory_order_relaxed);  // measured at another width: start again
+  }
+  learn(cell.wide, rate);
+}
+
+}  // namespace teamla::linalg
