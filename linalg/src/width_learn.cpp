@@ -21,6 +21,7 @@ constexpr double kFallbackSectionNs = 3100;
 // [1/2, 2] x the current rate, so one preempted region cannot flip a size class.
 constexpr double kLearnWeight = 0.25;
 constexpr double kClip = 2.0;
+constexpr std::uint32_t kTimedInlineEvery = 4;
 
 // Cell: what regions of one kind, scalar size and size class took, in ns per flop (0: none
 // yet). `wide_width` is the width the wide rate was measured at.
@@ -76,12 +77,15 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   const double model_serial = serial_estimate_ns(flops, gemm_serial_gflops(scalar_bytes));
   plan.must_beat_ns = model_serial;
   if (cap <= 1) return plan;
-  // Measured at the cap; the model's base is the width-2 cost (width.cpp adds a third of it
-  // per further member).
+  // The team's section cost, measured at the cap (an atomic load once measured); the model's
+  // base is the width-2 cost (width.cpp adds a third of it per further member).
   const double cost = exec.team->section_cost_ns(cap);
   exec.stats.section_cost_ns = cost;
   const double base =
       cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : kFallbackSectionNs;
+  // A region too small for any section to pay runs inline before anything else is read (the
+  // small-call path: no clock, no learned cell).
+  if (model_serial < kLearnFloorCosts * base) return plan;
   const double penalty = observed_section_penalty_ns();
   plan.cell = cell_index(kind, scalar_bytes, flops);
   Cell& cell = g_cells[plan.cell];
@@ -95,7 +99,6 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     return plan;
   }
   // The close calls: measure both arms and take the faster.
-  plan.timed = true;
   plan.must_beat_ns = serial;
   ++exec.stats.learned_regions;
   const std::size_t wide_width = model_width > 1 ? model_width : std::min<std::size_t>(cap, 2);
@@ -106,11 +109,20 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
                  : serial / static_cast<double>(wide_width) + base + penalty;
   const bool go_wide = wide < serial * (1.0 - kWidthTieTolerance);
   const std::uint32_t region = cell.regions.fetch_add(1, std::memory_order_relaxed);
-  const bool contested = wide < serial * kContestedRatio && serial < wide * kContestedRatio;
-  const unsigned period =
-      !wide_known || learned_serial <= 0 || contested ? kExplorePeriod : kQuietExplorePeriod;
+  // Re-running the slower arm costs (ratio - 1) of a region each time: its period keeps that
+  // under kExploreShare of the cell's time.
+  const double ratio = std::max(wide / serial, serial / wide);
+  const double period_for_share = (ratio - 1.0) / kExploreShare;
+  const auto period = !wide_known || learned_serial <= 0 || ratio < kContestedRatio
+                          ? kExplorePeriod
+                          : static_cast<std::uint32_t>(std::clamp<double>(
+                                period_for_share, kExplorePeriod, kQuietExplorePeriod));
   const bool explore = region % period == period - 1;
   plan.width = go_wide != explore ? wide_width : 1;
+  // Every wide region is timed (the join already reads the clock); an inline one every
+  // kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads stay off most
+  // small calls.
+  plan.timed = plan.width > 1 || learned_serial <= 0 || region % kTimedInlineEvery == 0;
   return plan;
 }
 

@@ -145,13 +145,14 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
   // CPU (measured: the first 10 ms of a new 2-thread pool ran the leader's inline gemm at
   // about half speed while the new worker spun).
   bool short_spin = fresh;
+  int leader_cpu = -1;  // where the leader of the last section ran (spin_phase's avoid_cpu)
   for (;;) {
     const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
     slot.cpu.store(sched_getcpu(), std::memory_order_relaxed);
     wait_until(
         pool, WaitSite::member, slot.parker,
         [&] { return slot.posted.load(std::memory_order_acquire) != seen; },
-        short_spin ? WaitHint::after_wake : WaitHint::none);
+        short_spin ? WaitHint::after_wake : WaitHint::none, leader_cpu);
     const Job job = slot.job;
     slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
     switch (job.kind) {
@@ -160,7 +161,8 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
       case JobKind::end_nested:
         return true;
       case JobKind::claim:
-        if (run_units(pool, *job.board, job.generation, job.shared, job.rank) == 0) {
+        leader_cpu = job.leader_cpu;
+        if (run_units(pool, *job.board, job.generation, job.shared, job.rank, leader_cpu) == 0) {
           pool.counters.idle_arrivals.fetch_add(1, std::memory_order_relaxed);
         }
         short_spin = false;
@@ -178,8 +180,8 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
         // places a wakee beside its waker) would hold the leader off that CPU for its whole
         // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
         // member keeps its full spin there even when it runs beside the leader.
-        const bool beside_leader =
-            sched_getcpu() == shared.leader_cpu.load(std::memory_order_relaxed);
+        leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
+        const bool beside_leader = sched_getcpu() == leader_cpu;
         const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
         short_spin = woke_leader && beside_leader;
         break;
@@ -221,6 +223,7 @@ WaitCounters raw_counters(const Pool::Impl& impl) {
   out.sections = c.sections.load(std::memory_order_relaxed);
   out.members_left_out = c.members_left_out.load(std::memory_order_relaxed);
   out.idle_arrivals = c.idle_arrivals.load(std::memory_order_relaxed);
+  out.cpu_moves = c.cpu_moves.load(std::memory_order_relaxed);
   return out;
 }
 

@@ -46,6 +46,7 @@ struct Job {
   JobKind kind = JobKind::run;
   ClaimBoard* board = nullptr;  // claim only
   std::uint64_t generation = 0;
+  int leader_cpu = -1;  // claim: the CPU the leader posted from (its members' avoid_cpu)
 };
 
 // WorkerSlot: one line-aligned mailbox per worker, so that posting to one worker does not
@@ -79,6 +80,7 @@ struct CounterCells {
   std::atomic<std::uint64_t> sections{0};
   std::atomic<std::uint64_t> members_left_out{0};
   std::atomic<std::uint64_t> idle_arrivals{0};
+  std::atomic<std::uint64_t> cpu_moves{0};
 };
 
 struct Pool::Impl {
@@ -162,9 +164,10 @@ struct Section::Shared {
 };
 
 // run_units(): claim and run units of the claimed section `generation` on `board` until none
-// is left; the section's state is read only after a claim. Returns the units it ran.
+// is left; the section's state is read only after a claim. Returns the units it ran. A
+// member (rank > 0) on `leader_cpu` moves off it before its first unit.
 std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
-                      Section::Shared* shared, std::size_t rank);
+                      Section::Shared* shared, std::size_t rank, int leader_cpu);
 
 // The worker-thread side: serve jobs posted to `slot` until a stop (returns false) or the end
 // of a nested fork loop (returns true). `fresh`: a new worker, whose first wait spins briefly.

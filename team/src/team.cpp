@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/affinity.hpp"
 #include "pool_impl.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait/staged_wait.hpp"
@@ -86,12 +87,18 @@ void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
 }
 
 std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
-                      Section::Shared* shared, std::size_t rank) {
+                      Section::Shared* shared, std::size_t rank, int leader_cpu) {
   std::size_t ran = 0;
   std::uint32_t unit = 0;
   while (board.claim(generation, unit)) {
     // The claim keeps the section open (its join waits for this unit): `shared` is live.
     Section section(shared, rank, shared->width);
+    if (ran == 0 && rank != 0 && leader_cpu >= 0 && sched_getcpu() == leader_cpu &&
+        platform::step_off_cpu(leader_cpu)) {
+      // A member woken onto its leader's CPU (this VM's kernel places a wakee beside its
+      // waker) would only take turns with the leader: it moves to another CPU first.
+      pool.counters.cpu_moves.fetch_add(1, std::memory_order_relaxed);
+    }
     if (!shared->failed.load(std::memory_order_acquire)) {
       try {
         shared->unit_fn(shared->ctx, section, unit);
@@ -232,14 +239,15 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   shared.generation = board.open(static_cast<std::uint32_t>(units));
   // Members in wake order (the one that ran last first); one still busy with an earlier
   // section is left out rather than waited for.
+  const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
   for (std::size_t rank = 1; rank < width; ++rank) {
     bool woke = false;
-    pool.try_post(
-        *members_->workers[rank - 1],
-        Job{&shared, static_cast<std::uint32_t>(rank), JobKind::claim, &board, shared.generation},
-        woke);
+    pool.try_post(*members_->workers[rank - 1],
+                  Job{&shared, static_cast<std::uint32_t>(rank), JobKind::claim, &board,
+                      shared.generation, leader_cpu},
+                  woke);
   }
-  run_units(pool, board, shared.generation, &shared, 0);
+  run_units(pool, board, shared.generation, &shared, 0, -1);
   const auto finished = [&] { return board.all_finished(); };
   if (!brief_spin(pool, finished)) {
     wait_until(pool, WaitSite::join, pool.sync, finished,
@@ -266,20 +274,39 @@ double Team::section_cost_ns(std::size_t width) {
   if (g_section_cost_width.load(std::memory_order_acquire) == width) {
     return g_section_cost_ns.load(std::memory_order_relaxed);
   }
-  // kTimed sections after kWarm untimed ones (the first wakes parked members), stopping at
-  // kBudgetNs: the median of what was timed.
+  // A section of `width` units, each of which waits (at most kRendezvousNs) until every unit
+  // has been claimed: every participant takes part, so the time is the dispatch, the
+  // rendezvous and the join. (An empty claimed section measures nothing: its leader claims
+  // every unit before a member arrives.) kTimed sections after kWarm untimed ones (the first
+  // wakes parked members), stopping at kBudgetNs: the median of what was timed.
   constexpr int kWarm = 3;
   constexpr std::size_t kTimed = 15;
   constexpr std::uint64_t kBudgetNs = 1'000'000;
-  const auto empty = [](Section&, std::size_t) {};
-  for (int i = 0; i < kWarm; ++i) run_claimed(width, width, empty);
+  constexpr std::uint64_t kRendezvousNs = 200'000;
+  const auto section = [&] {
+    std::atomic<std::size_t> claimed{0};
+    const std::uint64_t t0 = monotonic_ns();
+    run_claimed(width, width, [&](Section&, std::size_t) {
+      claimed.fetch_add(1, std::memory_order_acq_rel);
+      // Yields after a short spin: a member woken onto this CPU must get to run (and move).
+      for (std::uint32_t poll = 0;
+           claimed.load(std::memory_order_acquire) < width && monotonic_ns() - t0 < kRendezvousNs;
+           ++poll) {
+        if (poll < pool.tuning.after_wake_polls) {
+          cpu_relax();
+        } else {
+          sched_yield();
+        }
+      }
+    });
+    return static_cast<double>(monotonic_ns() - t0);
+  };
+  for (int i = 0; i < kWarm; ++i) section();
   std::array<double, kTimed> samples{};
   std::size_t timed = 0;
   const std::uint64_t start = monotonic_ns();
   while (timed < kTimed && (timed == 0 || monotonic_ns() - start < kBudgetNs)) {
-    const std::uint64_t t0 = monotonic_ns();
-    run_claimed(width, width, empty);
-    samples[timed++] = static_cast<double>(monotonic_ns() - t0);
+    samples[timed++] = section();
   }
   const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(timed / 2);
   std::nth_element(samples.begin(), middle, samples.begin() + static_cast<std::ptrdiff_t>(timed));

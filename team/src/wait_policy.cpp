@@ -15,6 +15,7 @@ WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
   stacked_waits += o.stacked_waits;
   members_left_out += o.members_left_out;
   idle_arrivals += o.idle_arrivals;
+  cpu_moves += o.cpu_moves;
   sections += o.sections;
   return *this;
 }
@@ -28,6 +29,7 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   stacked_waits -= o.stacked_waits;
   members_left_out -= o.members_left_out;
   idle_arrivals -= o.idle_arrivals;
+  cpu_moves -= o.cpu_moves;
   sections -= o.sections;
   return *this;
 }

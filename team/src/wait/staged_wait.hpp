@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "platform/affinity.hpp"
 #include "pool_impl.hpp"
 #include "teamla/team/machine.hpp"
 
@@ -58,9 +59,14 @@ inline void count_sleep(CounterCells& counters, WaitSite site) {
   }
 }
 
-// spin_phase() polls done() at most the budget's count; true if done() became true.
+// spin_phase() polls done() at most the budget's count; true if done() became true. With
+// avoid_cpu >= 0 (a member between sections: the CPU its leader last ran on), a spinner that
+// finds itself on that CPU, where it only takes time from its leader, moves to another CPU of
+// its set once (platform::step_off_cpu) and spins on there, or ends the spin if it cannot.
+// Sleeping alone would not help on this VM, whose kernel packs a woken thread onto its waker's
+// CPU: the next wake puts it back (docs/team.md, "Stacked waits").
 template <class Done>
-bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake) {
+bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu) {
   const WaitTuning& tuning = pool.tuning;
   std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : pool.spin_budget;
   if (after_wake) budget = std::min(budget, tuning.after_wake_polls);
@@ -77,6 +83,13 @@ bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake) {
   for (std::uint32_t poll = 0; poll < budget; ++poll) {
     if (done()) return true;
     cpu_relax();
+    if (avoid_cpu >= 0 && (poll % kClockStride) == kClockStride - 1 &&
+        sched_getcpu() == avoid_cpu) {
+      pool.counters.stacked_waits.fetch_add(1, std::memory_order_relaxed);
+      if (!platform::step_off_cpu(avoid_cpu)) break;
+      pool.counters.cpu_moves.fetch_add(1, std::memory_order_relaxed);
+      avoid_cpu = -1;  // once per wait
+    }
     if (watch && (poll % kClockStride) == kClockStride - 1) {
       const std::uint64_t now_ns = monotonic_ns();
       if (now_ns - last_ns > pressure.preempt_gap_ns()) {
@@ -185,7 +198,7 @@ enum class WaitHint : std::uint8_t { none, after_wake, stacked };
 // wait_until() returns true if this wait slept.
 template <class Done>
 bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
-                WaitHint hint = WaitHint::none) {
+                WaitHint hint = WaitHint::none, int avoid_cpu = -1) {
   if (done()) return false;
   switch (pool.policy) {
     case WaitPolicy::staged: {
@@ -196,7 +209,8 @@ bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
         if (stacked > 0) return false;
         short_spin = stacked < 0;
       }
-      if (detail::spin_phase(pool, done, short_spin) || detail::yield_phase(pool, done)) {
+      if (detail::spin_phase(pool, done, short_spin, avoid_cpu) ||
+          detail::yield_phase(pool, done)) {
         return false;
       }
       break;

@@ -82,21 +82,24 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //  - learned rates: for regions whose serial time is between kLearnFloorCosts section costs
 //    and kLearnCeilingNs (where the choice is close), the ns per flop that inline and wide runs
 //    of this kind and size class (a power of two of flops) actually took, an average over
-//    recent regions. The arm not chosen is re-run now and then (every kExplorePeriod-th region
-//    while the two are within kContestedRatio of each other, every kQuietExplorePeriod-th
-//    otherwise) so that both stay current. Below the floor a region runs inline untimed (the
-//    small-call path pays nothing); above the ceiling the model's width is taken, because there
+//    recent regions. The arm not chosen is re-run now and then so that both stay current:
+//    every kExplorePeriod-th region while the two are within kContestedRatio of each other,
+//    otherwise rarely enough that re-running the slower arm costs at most kExploreShare of the
+//    time (at most every kQuietExplorePeriod-th region). Below the floor (where a section of
+//    the measured cost cannot pay: serial < 2 x cost) a region runs inline untimed, so the
+//    small-call path pays nothing; above the ceiling the model's width is taken, because there
 //    a section costs a negligible fraction on any machine.
 // Measured, 2-vCPU AMD EPYC (Zen 3) VM, gemm_bench_teamla: the model alone (a serial rate from
 // another machine) chose width 2 at n = 32-64 where it ran at 0.6-0.9x width 1 (docs/gemm.md).
 
 enum class RegionKind : unsigned char { gemm, trsm, syrk };
 
-inline constexpr double kLearnFloorCosts = 1.0;
+inline constexpr double kLearnFloorCosts = 2.0;
 inline constexpr double kLearnCeilingNs = 250e3;
 inline constexpr unsigned kExplorePeriod = 16;
-inline constexpr unsigned kQuietExplorePeriod = 256;
+inline constexpr unsigned kQuietExplorePeriod = 4096;
 inline constexpr double kContestedRatio = 1.5;
+inline constexpr double kExploreShare = 0.02;
 
 // RegionPlan: the decision, and what record_region() needs to learn from the region's time.
 struct RegionPlan {
