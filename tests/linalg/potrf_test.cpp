@@ -8,8 +8,10 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <random>
 #include <vector>
@@ -151,6 +153,26 @@ TEST(Potrf, ResidualOnTeams) {
     check_factor<double>(20, Uplo::lower, Layout::col_major, 0, exec, 5);
     EXPECT_EQ(exec.stats.sections, 0u) << "a 20 x 20 factorization is not worth a section";
   }
+}
+
+// A team whose member is held before it serves anything (its on-start hook waits for the
+// test): every step's units are claimed by the leader alone, the factorization is right, and
+// no section waits for the member (before claimed sections, its first join hung).
+TEST(Potrf, OnATeamWhoseMemberNeverStarted) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto pool = team::Pool::builder()
+                  .threads(2)
+                  .on_start([released](std::size_t) { released.wait(); })
+                  .build();
+  team::Team team = pool->acquire(2);
+  Exec exec;
+  exec.team = &team;
+  check_factor<float>(700, Uplo::upper, Layout::row_major, 0, exec, 11);
+  check_factor<double>(1500, Uplo::lower, Layout::col_major, 1, exec, 7);
+  EXPECT_GE(exec.stats.sections, 1U) << "a 1500 factorization on a team runs some section";
+  EXPECT_GE(pool->counters().members_left_out, 1U) << "the held member was left out";
+  release.set_value();
 }
 
 // ---- failures -------------------------------------------------------------------------
