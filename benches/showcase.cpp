@@ -22,6 +22,8 @@
 
 #include "showcase.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
 
 namespace {
 
@@ -41,6 +43,17 @@ void print_machine() {
               f.has_avx512() ? "avx512" : (f.has_avx2_fma() ? "avx2" : "ref"));
   std::printf("  caches    L1d %zu KiB, L2 %zu KiB, L3 %zu KiB, line %zu B\n",
               cpu.caches.l1d / 1024, cpu.caches.l2 / 1024, cpu.caches.l3 / 1024, cpu.caches.line);
+  // What the runtime measured here, the inputs of its waits and widths (docs/team.md).
+  const unsigned quota = cpu_quota_limit();
+  std::printf("  usable    %u CPUs (affinity %u, cgroup quota %s)\n", usable_cpu_count(),
+              affinity_cpu_count(), quota == 0 ? "none" : std::to_string(quota).c_str());
+  auto pool = Pool::builder().threads(affinity_cpu_count()).build();
+  Team team = pool->acquire(affinity_cpu_count());
+  const WaitTuning tuning;
+  std::printf("  waits     spin %lld us = %u polls of %.1f ns (measured); a %zu-wide section "
+              "%.0f ns (measured)\n",
+              static_cast<long long>(tuning.spin_time.count()), pool->spin_polls(),
+              spin_poll_ns(), team.width(), team.section_cost_ns(team.width()));
 }
 
 std::string self_path() {

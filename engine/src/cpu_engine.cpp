@@ -85,6 +85,7 @@ CpuEngine::Impl::PerCallTeam::~PerCallTeam() {
   std::lock_guard lock(impl.stats_mutex_);
   impl.tallies_.waits += waits;
   ++impl.tallies_.pools_built;
+  if (pool->reused()) ++impl.tallies_.pools_reused;
 }
 
 void CpuEngine::Impl::finish(CallStats& stats, const linalg::Exec& exec, std::uint64_t start) {
@@ -94,6 +95,10 @@ void CpuEngine::Impl::finish(CallStats& stats, const linalg::Exec& exec, std::ui
   last_ = stats;
   last_ticks_ = ticks;
   ++tallies_.calls;
+  if (stats.exec.width_cap != 0) {
+    tallies_.width_cap = stats.exec.width_cap;
+    if (stats.exec.section_cost_ns > 0) tallies_.section_cost_ns = stats.exec.section_cost_ns;
+  }
   if (stats.on_team) ++tallies_.team_calls;
   if (stats.contended) ++tallies_.contended_calls;
 }

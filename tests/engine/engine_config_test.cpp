@@ -6,12 +6,14 @@
 // engine reports its mode, width, ISA and counters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
+#include "teamla/team/machine.hpp"
 
 namespace teamla::engine {
 namespace {
@@ -187,6 +189,10 @@ TEST(EngineIntrospection, ReportsModeWidthIsaAndCounters) {
   EXPECT_EQ(h.team_calls, 3u);
   EXPECT_EQ(h.pools_built, 1u);
   EXPECT_EQ(p.pools_built, 3u) << "per_call builds one pool per call";
+  EXPECT_GE(p.pools_reused, 2u) << "from the second call on, on the first call's workers";
+  EXPECT_GT(h.section_cost_ns, 0.0) << "measured by the held team on its first wide call";
+  EXPECT_EQ(h.width_cap, std::min<std::size_t>(2, team::usable_cpu_count()));
+  EXPECT_EQ(s.width_cap, 0u) << "serial: no section was ever possible";
   EXPECT_EQ(s.calls, 3u);
   EXPECT_EQ(s.team_calls, 0u);
   EXPECT_EQ(s.pools_built, 0u);

@@ -75,6 +75,12 @@ struct EngineCounters {
   std::uint64_t team_calls = 0;       // ... of which led the team
   std::uint64_t contended_calls = 0;  // ... of which found the team busy and ran serially
   std::uint64_t pools_built = 0;      // held: 1; per_call: one per team call; serial: 0
+  std::uint64_t pools_reused = 0;     // per_call: pools whose workers a previous call handed back
+  // What the width model last measured on this machine (linalg/width.hpp): the team's section
+  // cost and the widest section the CPUs allowed (affinity set, cgroup quota); 0 before the
+  // first call that could open a section.
+  double section_cost_ns = 0;
+  std::size_t width_cap = 0;
 };
 
 class CpuEngine {
