@@ -50,10 +50,11 @@ void print_machine() {
   auto pool = Pool::builder().threads(affinity_cpu_count()).build();
   Team team = pool->acquire(affinity_cpu_count());
   const WaitTuning tuning;
-  std::printf("  waits     spin %lld us = %u polls of %.1f ns (measured); a %zu-wide section "
-              "%.0f ns (measured)\n",
-              static_cast<long long>(tuning.spin_time.count()), pool->spin_polls(),
-              spin_poll_ns(), team.width(), team.section_cost_ns(team.width()));
+  std::printf(
+      "  waits     spin %lld us = %u polls of %.1f ns (measured); a %zu-wide section "
+      "%.0f ns (measured)\n",
+      static_cast<long long>(tuning.spin_time.count()), pool->spin_polls(), spin_poll_ns(),
+      team.width(), team.section_cost_ns(team.width()));
 }
 
 std::string self_path() {

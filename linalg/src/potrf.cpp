@@ -27,6 +27,7 @@
 #include "chol_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
 #include "width_internal.hpp"
 
@@ -257,6 +258,8 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       cap > 1 ? exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0) : 0.0;
   exec.stats.width_cap = cap;
   exec.stats.section_cost_ns = section_ns;
+  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty.
+  const bool legacy = cap > 1 && exec.team->pool().policy() == team::WaitPolicy::legacy;
   const index_t nb = potrf_block_size<T>(cap > 1, n);
   const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
@@ -271,12 +274,12 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     }
     diagonal_ready = false;
     if (k + kb == n) break;
-    // One section plus its barrier: two dispatches' worth of cost. The observed penalty
-    // (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
+    // One section whose tiles wait for the panel: two sections' worth of cost. The observed
+    // penalty (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
     const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
-    const std::size_t width = cap <= 1 ? 1
-                                       : detail::choose_with_cost(step_ns, 2, cap, section_ns,
-                                                                  observed_section_penalty_ns());
+    const double step_penalty_ns = legacy ? 0.0 : observed_section_penalty_ns();
+    const std::size_t width =
+        cap <= 1 ? 1 : detail::choose_with_cost(step_ns, 2, cap, section_ns, step_penalty_ns);
     const bool lookahead = width > 1 && lookahead_enabled(nb);
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
     if (width <= 1) {

@@ -93,6 +93,14 @@ std::atomic<std::uint32_t> g_loss_bits{0};
 // threads stayed at width 1 up to n = 384.
 constexpr int kLossesToPenalise = 2;
 constexpr std::uint32_t kLossWindow = 0xF;
+// kStallFactor: a wide region that took 3x its inline time lost a scheduler slice to foreign
+// load. Under `foreign_load --load 2:10` 1.6-2 % of 2-thread dgemm 128 calls took ~1 ms
+// against ~90 us (scripts/bench-calls, docs/perf/calls.md); each such stall now keeps the
+// following small regions inline while the penalty decays (half-life 20 ms).
+constexpr double kStallFactor = 3.0;
+// kStallWeight: a stall moves the penalty half way to its excess (a 1 ms stall keeps a 0.1 ms
+// region inline for ~60 ms); the same run with 1/8 left the per-call p99 at 3.1x.
+constexpr double kStallWeight = 0.5;
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
   if (value <= 0.0 || now <= stamp) {
@@ -119,11 +127,15 @@ void record_section(double wall_ns, double expected_ns) {
   const std::uint64_t now = team::monotonic_ns();
   const double excess = wall_ns > expected_ns ? wall_ns - expected_ns : 0.0;
   const std::uint32_t bits = g_loss_bits.load(std::memory_order_relaxed);
-  g_loss_bits.store((bits << 1) | (excess > 0.0 ? 1u : 0u), std::memory_order_relaxed);
+  // A stall (a participant descheduled with a unit in hand: the call took kStallFactor x its
+  // inline time) is evidence on its own; milder losses must repeat (2 of the last 4).
+  const bool stall = wall_ns > kStallFactor * expected_ns;
+  g_loss_bits.store(stall ? kLossWindow : (bits << 1) | (excess > 0.0 ? 1u : 0u),
+                    std::memory_order_relaxed);
   const double current = decayed(g_penalty_ns.load(std::memory_order_relaxed),
                                  g_penalty_stamp_ns.load(std::memory_order_relaxed), now);
-  g_penalty_ns.store((1.0 - kPenaltyWeight) * current + kPenaltyWeight * excess,
-                     std::memory_order_relaxed);
+  const double weight = stall ? kStallWeight : kPenaltyWeight;
+  g_penalty_ns.store((1.0 - weight) * current + weight * excess, std::memory_order_relaxed);
   g_penalty_stamp_ns.store(now, std::memory_order_relaxed);
 }
 

@@ -8,6 +8,7 @@
 
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
 #include "width_internal.hpp"
 
@@ -86,14 +87,17 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // A region too small for any section to pay runs inline before anything else is read (the
   // small-call path: no clock, no learned cell).
   if (model_serial < kLearnFloorCosts * base) return plan;
-  const double penalty = observed_section_penalty_ns();
+  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
+  // nothing: the model alone, so the A/B against it differs in the waits only.
+  const bool legacy = exec.team->pool().policy() == team::WaitPolicy::legacy;
+  const double penalty = legacy ? 0.0 : observed_section_penalty_ns();
   plan.cell = cell_index(kind, scalar_bytes, flops);
   Cell& cell = g_cells[plan.cell];
   const double learned_serial =
       static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * flops;
   const double serial = learned_serial > 0 ? learned_serial : model_serial;
   const std::size_t model_width = detail::choose_with_cost(serial, 1, cap, base, penalty);
-  if (!detail::section_observation() || serial < kLearnFloorCosts * base ||
+  if (legacy || !detail::section_observation() || serial < kLearnFloorCosts * base ||
       serial > kLearnCeilingNs) {
     plan.width = model_width;
     return plan;

@@ -164,15 +164,19 @@ TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
   EXPECT_EQ(choose_width(work, 1, 2), 2u);           // the pure rule is unaffected
   EXPECT_EQ(choose_width_observed(1e12, 1, 2), 2u);  // big work still goes wide
-  // One loss alone is not a pattern.
+  // One mild loss (1.5x the inline time) alone is not a pattern; two of four are.
   detail::set_section_observation(true);
-  record_section(5e6 + work / 2, work / 2);
+  record_section(1.5 * (work / 2), work / 2);
   EXPECT_EQ(observed_section_penalty_ns(), 0.0);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
-  for (int i = 0; i < 3; ++i) {
-    record_section(5e6 + work / 2, work / 2);
-  }
-  EXPECT_GT(observed_section_penalty_ns(), 1e6);
+  record_section(1.5 * (work / 2), work / 2);
+  EXPECT_GT(observed_section_penalty_ns(), 0.0);
+  // One stall (3x the inline time or more: a participant descheduled with a unit in hand)
+  // is evidence on its own, and moves the penalty half way to its excess.
+  detail::set_section_observation(true);
+  record_section(5e6 + work / 2, work / 2);
+  EXPECT_GT(observed_section_penalty_ns(), 2e6);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
   // Quiet sections bring it back down.
   for (int i = 0; i < 80; ++i) {
     record_section(work / 2, work / 2);

@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <future>
@@ -156,8 +155,10 @@ TEST(Potrf, ResidualOnTeams) {
 }
 
 // A team whose member is held before it serves anything (its on-start hook waits for the
-// test): every step's units are claimed by the leader alone, the factorization is right, and
-// no section waits for the member (before claimed sections, its first join hung).
+// test): every claimed section (the width model's own measurement, and the steps it runs wide)
+// goes on without it, and the factorization is right. Before claimed sections the first join
+// hung. Whether a step runs wide is the model's choice (the member's absence makes sections
+// look dear), so the test asserts the sections that left the member out.
 TEST(Potrf, OnATeamWhoseMemberNeverStarted) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
@@ -170,7 +171,6 @@ TEST(Potrf, OnATeamWhoseMemberNeverStarted) {
   exec.team = &team;
   check_factor<float>(700, Uplo::upper, Layout::row_major, 0, exec, 11);
   check_factor<double>(1500, Uplo::lower, Layout::col_major, 1, exec, 7);
-  EXPECT_GE(exec.stats.sections, 1U) << "a 1500 factorization on a team runs some section";
   EXPECT_GE(pool->counters().members_left_out, 1U) << "the held member was left out";
   release.set_value();
 }

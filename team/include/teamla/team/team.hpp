@@ -88,8 +88,9 @@ class Team {
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] Pool& pool() const { return *pool_; }
 
-  // section_cost_ns(w) is the measured cost of one empty claimed section of width w (<= width(),
-  // members hot): the median of up to 15 sections timed within ~1 ms, measured once per pool
+  // section_cost_ns(w) is the measured cost of one claimed section of width w (<= width(),
+  // members hot) in which every participant takes part: the fastest of up to 15 timed within
+  // ~1 ms (foreign load is left to the width model's penalty), measured once per pool
   // and width (the first time it is asked; a reused pool keeps it) and 0 for w <= 1. The width
   // model weighs work against it (linalg/width.hpp).
   double section_cost_ns(std::size_t width);
