@@ -254,8 +254,12 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   // Never wider than the CPUs the process can run on (width.hpp); the section cost is the
   // team's own measurement.
   if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  // With observation off (tests on a loaded machine) the table's cost, nothing measured.
   const double section_ns =
-      cap > 1 ? exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0) : 0.0;
+      cap <= 1 ? 0.0
+      : !detail::section_observation()
+          ? dispatch_cost_ns(2)
+          : exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0);
   exec.stats.width_cap = cap;
   exec.stats.section_cost_ns = section_ns;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty.

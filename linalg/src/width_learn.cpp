@@ -15,8 +15,8 @@
 namespace teamla::linalg {
 namespace {
 
-// kFallbackSectionNs: the section cost used only while a team has not measured its own
-// (never in practice: plan_region asks the team, which measures on first use).
+// kFallbackSectionNs: the section cost when nothing measured may enter (observation off, the
+// tests' deterministic widths): libgomp's region cost on 2 CPUs (MEASURING.md).
 constexpr double kFallbackSectionNs = 3100;
 // The learned rate moves a quarter of the way to each new sample, and a sample is clipped to
 // [1/2, 2] x the current rate, so one preempted region cannot flip a size class.
@@ -80,7 +80,8 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   if (cap <= 1) return plan;
   // The team's section cost, measured at the cap (an atomic load once measured); the model's
   // base is the width-2 cost (width.cpp adds a third of it per further member).
-  const double cost = exec.team->section_cost_ns(cap);
+  // With observation off (tests on a loaded machine) nothing measured enters: the fallback.
+  const double cost = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
   exec.stats.section_cost_ns = cost;
   const double base =
       cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : kFallbackSectionNs;

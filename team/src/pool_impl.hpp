@@ -109,6 +109,7 @@ struct Pool::Impl {
   // Team::section_cost_ns(): measured once, at width `section_cost_width`; 0 until then.
   std::atomic<double> section_cost_ns{0.0};
   std::atomic<std::size_t> section_cost_width{0};
+  std::atomic<std::uint64_t> section_cost_expires_ns{0};  // 0: for good
 
   alignas(64) Parker sync;
   alignas(64) CounterCells counters;

@@ -269,54 +269,60 @@ double Team::section_cost_ns(std::size_t width) {
   if (width <= 1) return 0.0;
   Pool::Impl& pool = *members_->pool;
   if (pool.section_cost_width.load(std::memory_order_acquire) == width) {
-    return pool.section_cost_ns.load(std::memory_order_relaxed);
-  }
-  if (g_section_cost_width.load(std::memory_order_acquire) == width) {
+    const std::uint64_t expires = pool.section_cost_expires_ns.load(std::memory_order_relaxed);
+    if (expires == 0 || monotonic_ns() < expires) {
+      return pool.section_cost_ns.load(std::memory_order_relaxed);
+    }
+  } else if (g_section_cost_width.load(std::memory_order_acquire) == width) {
     return g_section_cost_ns.load(std::memory_order_relaxed);
   }
-  // A section of `width` units, each of which waits (at most kRendezvousNs) until every unit
+  // A section of `width` units, each of which spins (at most kRendezvousNs) until every unit
   // has been claimed: every participant takes part, so the time is the dispatch, the
   // rendezvous and the join. (An empty claimed section measures nothing: its leader claims
   // every unit before a member arrives.) kTimed sections after kWarm untimed ones (the first
-  // wakes parked members), stopping at kBudgetNs.
+  // wakes parked members), stopping at kBudgetNs. The fastest complete one is the cost of the
+  // mechanism itself: foreign load only inflates the others, and it is the width model's
+  // observed penalty that answers load (linalg/width.hpp), not a measurement kept for good.
   constexpr int kWarm = 3;
   constexpr std::size_t kTimed = 15;
   constexpr std::uint64_t kBudgetNs = 1'000'000;
   constexpr std::uint64_t kRendezvousNs = 200'000;
-  const auto section = [&] {
+  // When no section completed (a member never came within kRendezvousNs: held elsewhere,
+  // stacked behind this thread, not started), the cost is taken as kRendezvousNs and measured
+  // again after kRetryNs.
+  constexpr std::uint64_t kRetryNs = 1'000'000'000;
+  const auto section = [&](bool& complete) {
     std::atomic<std::size_t> claimed{0};
     const std::uint64_t t0 = monotonic_ns();
     run_claimed(width, width, [&](Section&, std::size_t) {
       claimed.fetch_add(1, std::memory_order_acq_rel);
-      // Yields after a short spin: a member woken onto this CPU must get to run (and move).
-      for (std::uint32_t poll = 0;
-           claimed.load(std::memory_order_acquire) < width && monotonic_ns() - t0 < kRendezvousNs;
-           ++poll) {
-        if (poll < pool.tuning.after_wake_polls) {
-          cpu_relax();
-        } else {
-          sched_yield();
-        }
+      while (claimed.load(std::memory_order_acquire) < width &&
+             monotonic_ns() - t0 < kRendezvousNs) {
+        cpu_relax();
       }
     });
+    complete = claimed.load(std::memory_order_acquire) == width &&
+               monotonic_ns() - t0 < kRendezvousNs;
     return static_cast<double>(monotonic_ns() - t0);
   };
-  for (int i = 0; i < kWarm; ++i) section();
-  std::array<double, kTimed> samples{};
-  std::size_t timed = 0;
+  bool complete = false;
+  for (int i = 0; i < kWarm; ++i) section(complete);
+  double cost = 0;
   const std::uint64_t start = monotonic_ns();
-  while (timed < kTimed && (timed == 0 || monotonic_ns() - start < kBudgetNs)) {
-    samples[timed++] = section();
+  for (std::size_t timed = 0; timed < kTimed && monotonic_ns() - start < kBudgetNs; ++timed) {
+    const double sample = section(complete);
+    if (complete && (cost == 0 || sample < cost)) cost = sample;
   }
-  // The fastest: the cost of the mechanism itself. Foreign load inflates the others (a yield
-  // to a busy CPU hands away a slice: median 3.9 ms under two busy loops here); it is the
-  // observed penalty's business (linalg/width.hpp), and a measurement must not keep it.
-  const double cost =
-      *std::min_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(timed));
+  const bool measured = cost > 0;
+  if (!measured) cost = static_cast<double>(kRendezvousNs);
   pool.section_cost_ns.store(cost, std::memory_order_relaxed);
+  pool.section_cost_expires_ns.store(measured ? 0 : monotonic_ns() + kRetryNs,
+                                     std::memory_order_relaxed);
   pool.section_cost_width.store(width, std::memory_order_release);
-  g_section_cost_ns.store(cost, std::memory_order_relaxed);
-  g_section_cost_width.store(width, std::memory_order_release);
+  if (measured) {
+    g_section_cost_ns.store(cost, std::memory_order_relaxed);
+    g_section_cost_width.store(width, std::memory_order_release);
+  }
   return cost;
 }
 
