@@ -291,14 +291,21 @@ double Team::section_cost_ns(std::size_t width) {
   // stacked behind this thread, not started), the cost is taken as kRendezvousNs and measured
   // again after kRetryNs.
   constexpr std::uint64_t kRetryNs = 1'000'000'000;
-  const auto section = [&](bool& complete) {
+  // In the untimed ones the waiter yields after a short spin, so that a member woken onto
+  // this very CPU gets to run (and moves off it, docs/team.md): the timed ones only spin.
+  const auto section = [&](bool& complete, bool yield) {
     std::atomic<std::size_t> claimed{0};
     const std::uint64_t t0 = monotonic_ns();
     run_claimed(width, width, [&](Section&, std::size_t) {
       claimed.fetch_add(1, std::memory_order_acq_rel);
-      while (claimed.load(std::memory_order_acquire) < width &&
-             monotonic_ns() - t0 < kRendezvousNs) {
-        cpu_relax();
+      for (std::uint32_t poll = 0; claimed.load(std::memory_order_acquire) < width &&
+                                   monotonic_ns() - t0 < kRendezvousNs;
+           ++poll) {
+        if (yield && poll >= pool.tuning.after_wake_polls) {
+          sched_yield();
+        } else {
+          cpu_relax();
+        }
       }
     });
     complete = claimed.load(std::memory_order_acquire) == width &&
@@ -306,11 +313,11 @@ double Team::section_cost_ns(std::size_t width) {
     return static_cast<double>(monotonic_ns() - t0);
   };
   bool complete = false;
-  for (int i = 0; i < kWarm; ++i) section(complete);
+  for (int i = 0; i < kWarm; ++i) section(complete, true);
   double cost = 0;
   const std::uint64_t start = monotonic_ns();
   for (std::size_t timed = 0; timed < kTimed && monotonic_ns() - start < kBudgetNs; ++timed) {
-    const double sample = section(complete);
+    const double sample = section(complete, false);
     if (complete && (cost == 0 || sample < cost)) cost = sample;
   }
   const bool measured = cost > 0;
