@@ -63,8 +63,9 @@ struct Timing {
 
 template <class Call>
 Timing median_call_seconds(Call&& call, int batches) {
+  call();  // warm-up: sizes workspaces, wakes threads, and a team's one-time measurements
   const double t0 = now_s();
-  call();  // warm-up (also sizes workspaces and wakes threads)
+  call();  // a warm call sizes the batches (the first can take ~1 ms more than the rest)
   const double first = std::max(now_s() - t0, 1e-7);
   const long per_batch = std::max(1L, static_cast<long>(0.010 / first));
   std::vector<double> wall;
