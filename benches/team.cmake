@@ -5,3 +5,7 @@ target_link_libraries(team_dispatch PRIVATE teamla::team teamla_warnings)
 if(OpenMP_CXX_FOUND)
   target_link_libraries(team_dispatch PRIVATE OpenMP::OpenMP_CXX)
 endif()
+
+# What the runtime measures at start (spin poll cost, section cost per width): scripts/device-calls.
+add_executable(section_cost ${CMAKE_CURRENT_LIST_DIR}/section_cost.cpp)
+target_link_libraries(section_cost PRIVATE teamla::team teamla_warnings)
