@@ -118,7 +118,7 @@ bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   return slot.parker.wake();
 }
 
-bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job, bool& woke) {
+bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   // A worker that has not taken its previous job is late (not yet scheduled, or preempted
   // before it looked): waiting for it is the stall claimed sections exist to avoid.
@@ -128,7 +128,7 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job, bool& woke) {
   }
   slot.job = job;
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  woke = slot.parker.wake();
+  slot.parker.wake();
   return true;
 }
 
@@ -141,9 +141,8 @@ void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
 
 bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
   // The next wait spins at most after_wake_polls. A fresh worker has no job coming until a
-  // team posts one (a wake away): its full spin would only compete with its leader for the
-  // CPU (measured: the first 10 ms of a new 2-thread pool ran the leader's inline gemm at
-  // about half speed while the new worker spun).
+  // team posts one (a wake away): a full spin would only compete with its leader for the CPU
+  // if it was placed beside it (docs/team.md, "Members on their leader's CPU move").
   bool short_spin = fresh;
   int leader_cpu = -1;  // where the leader of the last section ran (spin_phase's avoid_cpu)
   for (;;) {

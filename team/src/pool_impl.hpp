@@ -119,7 +119,7 @@ struct Pool::Impl {
   // post() hands `job` to the worker; true when the worker was asleep and had to be woken.
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
-  bool try_post(WorkerSlot& slot, const Job& job, bool& woke);
+  bool try_post(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);
 };
 

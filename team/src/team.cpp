@@ -241,11 +241,9 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   // section is left out rather than waited for.
   const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
   for (std::size_t rank = 1; rank < width; ++rank) {
-    bool woke = false;
     pool.try_post(*members_->workers[rank - 1],
                   Job{&shared, static_cast<std::uint32_t>(rank), JobKind::claim, &board,
-                      shared.generation, leader_cpu},
-                  woke);
+                      shared.generation, leader_cpu});
   }
   run_units(pool, board, shared.generation, &shared, 0, -1);
   const auto finished = [&] { return board.all_finished(); };
@@ -298,8 +296,8 @@ double Team::section_cost_ns(std::size_t width) {
     const std::uint64_t t0 = monotonic_ns();
     run_claimed(width, width, [&](Section&, std::size_t) {
       claimed.fetch_add(1, std::memory_order_acq_rel);
-      for (std::uint32_t poll = 0; claimed.load(std::memory_order_acquire) < width &&
-                                   monotonic_ns() - t0 < kRendezvousNs;
+      for (std::uint32_t poll = 0;
+           claimed.load(std::memory_order_acquire) < width && monotonic_ns() - t0 < kRendezvousNs;
            ++poll) {
         if (yield && poll >= pool.tuning.after_wake_polls) {
           sched_yield();
@@ -308,8 +306,8 @@ double Team::section_cost_ns(std::size_t width) {
         }
       }
     });
-    complete = claimed.load(std::memory_order_acquire) == width &&
-               monotonic_ns() - t0 < kRendezvousNs;
+    complete =
+        claimed.load(std::memory_order_acquire) == width && monotonic_ns() - t0 < kRendezvousNs;
     return static_cast<double>(monotonic_ns() - t0);
   };
   bool complete = false;
