@@ -50,11 +50,17 @@ void print_machine() {
   auto pool = Pool::builder().threads(affinity_cpu_count()).build();
   Team team = pool->acquire(affinity_cpu_count());
   const WaitTuning tuning;
-  std::printf(
-      "  waits     spin %lld us = %u polls of %.1f ns (measured); a %zu-wide section "
-      "%.0f ns (measured)\n",
-      static_cast<long long>(tuning.spin_time.count()), pool->spin_polls(), spin_poll_ns(),
-      team.width(), team.section_cost_ns(team.width()));
+  std::printf("  waits     spin %lld us = %u polls of %.1f ns (measured)\n",
+              static_cast<long long>(tuning.spin_time.count()), pool->spin_polls(), spin_poll_ns());
+  // Team::section_cost_ns() gives 200 us when no member joined a section within that long.
+  const double section_ns = team.section_cost_ns(team.width());
+  if (section_ns >= 200e3) {
+    std::printf(
+        "  sections  no member joined one within 200 us (a busy machine): measured "
+        "again in 1 s\n");
+  } else {
+    std::printf("  sections  %zu wide: %.0f ns (measured)\n", team.width(), section_ns);
+  }
 }
 
 std::string self_path() {

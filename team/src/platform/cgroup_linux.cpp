@@ -3,7 +3,6 @@
 // refreshed from inside calls, and a call after the first must allocate nothing
 // (tests/engine/engine_alloc_test.cpp).
 #include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -138,17 +137,8 @@ std::atomic<unsigned> g_usable{0};
 std::atomic<std::uint64_t> g_usable_stamp_ns{0};
 }  // namespace
 
-// coarse_ns(): CLOCK_MONOTONIC_COARSE (the last tick; a few ns to read, against ~26 ns for
-// the fine clock), plenty for a refresh every 100 ms on every call's path.
-std::uint64_t coarse_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
-         static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
 unsigned usable_cpu_count() {
-  const std::uint64_t now_ns = coarse_ns();
+  const std::uint64_t now_ns = coarse_monotonic_ns();
   std::uint64_t stamp = g_usable_stamp_ns.load(std::memory_order_relaxed);
   const unsigned cached = g_usable.load(std::memory_order_relaxed);
   if (cached != 0 && now_ns - stamp < kUsableCpusRefreshNs) return cached;

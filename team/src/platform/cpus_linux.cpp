@@ -29,12 +29,17 @@ unsigned online_cpu_count() {
   return count > 0 ? static_cast<unsigned>(count) : 1U;
 }
 
-std::uint64_t monotonic_ns() {
+namespace {
+std::uint64_t clock_ns(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
+}  // namespace
+
+std::uint64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
+std::uint64_t coarse_monotonic_ns() { return clock_ns(CLOCK_MONOTONIC_COARSE); }
 
 double spin_poll_ns() {
   static const double cost = [] {

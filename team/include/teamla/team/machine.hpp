@@ -77,6 +77,10 @@ std::uint64_t monotonic_ns();
 // through it.
 double spin_poll_ns();
 
+// coarse_monotonic_ns() reads CLOCK_MONOTONIC_COARSE (the last tick: a few ns to read, a few
+// ms of resolution), for checks that run on every call but need only a coarse time.
+std::uint64_t coarse_monotonic_ns();
+
 // read_tsc() reads the time-stamp counter (~11 ns); 0 where there is none. Ticks, not ns.
 std::uint64_t read_tsc();
 
