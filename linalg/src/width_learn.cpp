@@ -67,10 +67,24 @@ void detail::reset_learned_rates() {
   }
 }
 
+// The floor of the last team this thread planned for, in flops (per scalar size): a region
+// below it runs inline after two loads and a compare, the cost a tiny call can afford. It is a
+// copy of what the full path computes (the model's serial time under kLearnFloorCosts section
+// costs), refreshed whenever that path runs; a stale value only moves the floor a little.
+struct TinyFloor {
+  const team::Team* team = nullptr;
+  double flops[2] = {0, 0};
+};
+thread_local TinyFloor t_floor;
+
 RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec) {
   RegionPlan plan;
   plan.flops = flops;
   if (exec.team == nullptr) return plan;
+  const unsigned scalar = scalar_bytes == 8 ? 0U : 1U;
+  if (exec.team == t_floor.team && exec.max_width == 0 && flops < t_floor.flops[scalar]) {
+    return plan;  // the tiny-call path
+  }
   std::size_t cap = exec.team->width();
   if (exec.max_width != 0) cap = std::min(cap, exec.max_width);
   if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
@@ -86,7 +100,11 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   const double base =
       cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : kFallbackSectionNs;
   // A region too small for any section to pay runs inline before anything else is read (the
-  // small-call path: no clock, no learned cell).
+  // small-call path: no learned cell, no clock).
+  if (exec.max_width == 0) {
+    t_floor.team = exec.team;
+    t_floor.flops[scalar] = kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes);
+  }
   if (model_serial < kLearnFloorCosts * base) return plan;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
   // nothing: the model alone, so the A/B against it differs in the waits only.
@@ -112,7 +130,9 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   const double wide =
       wide_known ? static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * flops + penalty
                  : serial / static_cast<double>(wide_width) + base + penalty;
-  const bool go_wide = wide < serial * (1.0 - kWidthTieTolerance);
+  // Until the inline rate is known, a close call runs inline (and is timed): the model's serial
+  // rate comes from another machine, and going wide on it cost small sizes most.
+  const bool go_wide = learned_serial > 0 && wide < serial * (1.0 - kWidthTieTolerance);
   const std::uint32_t region = cell.regions.fetch_add(1, std::memory_order_relaxed);
   // Re-running the slower arm costs (ratio - 1) of a region each time: its period keeps that
   // under kExploreShare of the cell's time.
