@@ -70,7 +70,7 @@ void detail::reset_learned_rates() {
 // The floor of the last team this thread planned for, in flops (per scalar size): a region
 // below it runs inline after two loads and a compare, the cost a tiny call can afford. It is a
 // copy of what the full path computes (the model's serial time under kLearnFloorCosts section
-// costs), refreshed whenever that path runs; a stale value only moves the floor a little.
+// costs), refreshed whenever that path runs; another team's values are dropped.
 struct TinyFloor {
   const team::Team* team = nullptr;
   double flops[2] = {0, 0};
@@ -102,7 +102,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // A region too small for any section to pay runs inline before anything else is read (the
   // small-call path: no learned cell, no clock).
   if (exec.max_width == 0) {
-    t_floor.team = exec.team;
+    if (t_floor.team != exec.team) t_floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
     t_floor.flops[scalar] = kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes);
   }
   if (model_serial < kLearnFloorCosts * base) return plan;
