@@ -13,11 +13,13 @@ int main() {
   using namespace teamla::team;
   const unsigned cpus = affinity_cpu_count();
   auto pool = Pool::builder().threads(cpus).build();
-  std::printf("{\"cpus\": %u, \"usable_cpus\": %u, \"quota_cpus\": %u, \"spin_poll_ns\": %.2f, "
-              "\"spin_polls\": %u, \"section_cost_ns\": {",
-              cpus, usable_cpu_count(), cpu_quota_limit(), spin_poll_ns(), pool->spin_polls());
+  std::printf(
+      "{\"cpus\": %u, \"usable_cpus\": %u, \"quota_cpus\": %u, \"spin_poll_ns\": %.2f, "
+      "\"spin_polls\": %u, \"section_cost_ns\": {",
+      cpus, usable_cpu_count(), cpu_quota_limit(), spin_poll_ns(), pool->spin_polls());
   const char* sep = "";
-  for (unsigned width = 2; width <= cpus; width = width * 2 > cpus && width < cpus ? cpus : width * 2) {
+  for (unsigned width = 2; width <= cpus;
+       width = width * 2 > cpus && width < cpus ? cpus : width * 2) {
     auto fresh = Pool::builder().threads(width).build();
     Team team = fresh->acquire(width);
     std::printf("%s\"%u\": %.0f", sep, width, team.section_cost_ns(width));

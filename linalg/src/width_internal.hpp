@@ -7,8 +7,8 @@ namespace teamla::linalg::detail {
 
 // choose_with_cost(): the rule of width.hpp with a width-2 section cost of `base_cost_ns`
 // (each further member adds a third of it) plus `extra_ns` per section.
-std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections,
-                             std::size_t max_width, double base_cost_ns, double extra_ns);
+std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
+                             double base_cost_ns, double extra_ns);
 
 // set_section_observation() turns the observed penalty and the learned rates on (default) or
 // off. Off: both are cleared, record_section()/record_region() ignore their input, and widths

@@ -1,9 +1,9 @@
 // pressure.hpp: warm-up detection of preempted spinners, and the pool-wide throttle it drives.
 //
 // A new pool's threads are often placed on busy CPUs before the scheduler knows their load, and
-// spinning members then never leave a CPU idle for a stacked thread to move to (seed 003). For
-// `warm_up` after the pool is built, a spinning waiter reads the clock every 64 polls; a gap
-// over `preempt_gap` means it was descheduled while it spun, and it reports that here.
+// spinning members then never leave a CPU idle for a stacked thread to move to (threadteam's
+// finding). For `warm_up` after the pool is built, a spinning waiter reads the clock every 64
+// polls; a gap over `preempt_gap` means it was descheduled while it spun, and it reports that here.
 // `pressure_events` reports within `pressure_window` throttle every wait of the pool to
 // `throttled_polls` for `throttle_hold`. Once the warm-up and any hold are over, watching()
 // turns false for good, and waits stop reading the clock: detection then costs one relaxed

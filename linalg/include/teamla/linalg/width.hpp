@@ -9,17 +9,15 @@
 // On 2 CPUs that is simply "2 if it qualifies, else 1". Width 1 runs inline and never
 // touches the pool.
 //
-// The dispatch costs are measured on the reference machine (see docs/gemm.md, "Cost
-// model") per kind of wake:
-//   hot        the members are still spinning from the previous section;
-//   after_gap  the members have stopped spinning and yield/sleep briefly (~1 ms gap);
-//   parked     the members sleep on their futex (long gap): the wake is a futex wake.
-// choose_width() is pure. Under foreign load a section can cost far more than the table says
-// (a preempted member returns a scheduler slice later: measured up to ~20 ms here), so the
-// kernels call choose_width_observed(), which adds the excess that recent sections actually
-// showed (recorded by record_section()); that penalty halves every kPenaltyHalfLifeNs, so a
-// later quiet period returns to the table within ~100 ms and the next wide section
-// measures again. All functions are thread-safe.
+// The kernels call plan_region() (below), which applies this rule with the section cost the
+// team measured on the machine at hand and, for close calls, the rates learned from the
+// regions run. The table functions (dispatch_cost_ns, choose_width, choose_width_observed)
+// keep the costs of the reference machine (docs/gemm.md) per kind of wake (hot, after_gap,
+// parked); they remain the model's fallback when nothing measured may enter (observation off)
+// and are what the rule's own tests exercise. Under foreign load a section can cost far more
+// than any table (a preempted member returns a scheduler slice later), so record_section()
+// keeps the excess that recent wide regions showed; that penalty halves every
+// kPenaltyHalfLifeNs. All functions are thread-safe.
 #pragma once
 
 #include <cstddef>
