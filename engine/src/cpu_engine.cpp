@@ -1,8 +1,11 @@
 // CpuEngine: construction, the per-call team, bookkeeping and introspection.
+#include <new>
+#include <optional>
 #include <string>
 
 #include "engine_impl.hpp"
 #include "teamla/linalg/isa.hpp"
+#include "teamla/team/shortfall.hpp"
 
 namespace teamla::engine {
 namespace {
@@ -69,12 +72,46 @@ CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
       .thread_name("teamla")
       .reuse_threads(config.mode == Mode::per_call &&
                      config.wait_policy != team::WaitPolicy::legacy);
-  if (config.mode == Mode::held) {
+  if (config.mode == Mode::held) build_held_team();
+}
+
+void CpuEngine::Impl::build_held_team() {
+  try {
     pool_ = builder_.build();
     team_.emplace(pool_->acquire(config.threads));
-    width = team_->width();
-    tallies_.pools_built = 1;
+  } catch (const std::bad_alloc&) {
+    // No memory for the pool's own state: the engine serves serially rather than failing.
+    team_.reset();
+    pool_.reset();
+    count_missing_threads(config.threads - 1);
+    width = 1;
+    return;
   }
+  width = team_->width();
+  tallies_.pools_built = 1;
+  tallies_.threads_unavailable = pool_->missing_threads();
+}
+
+bool CpuEngine::Impl::build_per_call_team(std::optional<PerCallTeam>& fresh) {
+  try {
+    fresh.emplace(*this);
+  } catch (const std::bad_alloc&) {
+    fresh.reset();
+    count_missing_threads(width - 1);
+    return false;
+  }
+  if (!fresh->pool->reused() && fresh->pool->missing_threads() != 0) {
+    std::lock_guard lock(stats_mutex_);
+    tallies_.threads_unavailable += fresh->pool->missing_threads();
+  }
+  return true;
+}
+
+void CpuEngine::Impl::count_missing_threads(std::size_t missing) {
+  team::note_shortfall(team::Shortfall::threads, missing);
+  std::lock_guard lock(stats_mutex_);
+  tallies_.threads_unavailable += missing;
+  ++tallies_.serial_fallbacks;
 }
 
 CpuEngine::Impl::PerCallTeam::PerCallTeam(Impl& owner)
@@ -100,6 +137,7 @@ void CpuEngine::Impl::finish(CallStats& stats, const linalg::Exec& exec, std::ui
     if (stats.exec.section_cost_ns > 0) tallies_.section_cost_ns = stats.exec.section_cost_ns;
   }
   if (stats.on_team) ++tallies_.team_calls;
+  if (stats.memory_fallback) ++tallies_.memory_fallbacks;
   if (stats.contended) ++tallies_.contended_calls;
 }
 

@@ -24,6 +24,7 @@
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::engine {
@@ -38,6 +39,7 @@ struct CpuEngine::Impl {
     CallStats stats;
     stats.routine = routine;
     const std::uint64_t start = now_ticks();
+    const std::uint64_t memory_shortfalls = team::shortfalls(team::Shortfall::memory);
     linalg::Exec exec;
     std::unique_lock lead(lead_, std::try_to_lock);
     stats.contended = !lead.owns_lock();
@@ -46,9 +48,11 @@ struct CpuEngine::Impl {
     using Result = decltype(kernel(exec));
     if constexpr (std::is_void_v<Result>) {
       run_as(lead.owns_lock(), exec, stats, kernel);
+      stats.memory_fallback = team::shortfalls(team::Shortfall::memory) != memory_shortfalls;
       finish(stats, exec, start);
     } else {
       Result result = run_as(lead.owns_lock(), exec, stats, kernel);
+      stats.memory_fallback = team::shortfalls(team::Shortfall::memory) != memory_shortfalls;
       finish(stats, exec, start);
       return result;
     }
@@ -63,13 +67,16 @@ struct CpuEngine::Impl {
   template <class Kernel>
   auto run_as(bool leader, linalg::Exec& exec, CallStats& stats, Kernel& kernel) {
     if (!leader || config.mode == Mode::serial || width == 1) return kernel(exec);
-    stats.on_team = true;
     if (config.mode == Mode::held) {
+      if (!team_) return kernel(exec);  // the pool could not be built: serial
+      stats.on_team = true;
       exec.team = &*team_;
       return kernel(exec);
     }
-    PerCallTeam fresh(*this);
-    exec.team = &fresh.team;
+    std::optional<PerCallTeam> fresh;
+    if (!build_per_call_team(fresh)) return kernel(exec);
+    stats.on_team = true;
+    exec.team = &fresh->team;
     return kernel(exec);
   }
 
@@ -84,6 +91,13 @@ struct CpuEngine::Impl {
     std::unique_ptr<team::Pool> pool;
     team::Team team;
   };
+
+  // build_per_call_team(): this call's pool and team, or nothing when the system cannot give
+  // it a pool (no memory for its state): the call then runs serially, counted and reported.
+  // Workers the system refuses only make the team narrower (team/shortfall.hpp).
+  bool build_per_call_team(std::optional<PerCallTeam>& fresh);
+  void build_held_team();
+  void count_missing_threads(std::size_t missing);
 
   void finish(CallStats& stats, const linalg::Exec& exec, std::uint64_t start);
   // now_ticks() is the call clock: the TSC (~11 ns to read) where there is one, else

@@ -107,7 +107,10 @@ index_t factor_diagonal(MatrixView<T> d);
 // next_kb > 0 (lookahead) it also factors the next diagonal block, packs it for the next
 // step's panel solve into the workspace's shared buffer, and returns its info. Pass
 // triangle_packed = true when the previous step did that for this one (nothing else may use
-// the shared buffer in between).
+// the shared buffer in between). Returns kStepRanInline when the shared buffer could not be
+// had: the step then ran inline and did not look ahead (the next diagonal block is not
+// factored).
+constexpr index_t kStepRanInline = -1;
 template <class T>
 index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width,
                             index_t next_kb, bool triangle_packed, Exec& exec);

@@ -17,9 +17,11 @@
 #include <string>
 
 #include "gemm_internal.hpp"
+#include "small_blocks.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
@@ -239,14 +241,11 @@ namespace {
 
 template <class T>
 void gemm_unpacked(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                   Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, std::size_t rank) {
+                   Strided<T> b, T beta, T* c, index_t ldc, T* edge) {
   const KernelFns<T>& f = ks.fns;
   const index_t mr = f.mr;
   const index_t nr = f.nr;
   const index_t kc = ks.blocking.kc;
-  T* edge = n % nr == 0 ? nullptr
-                        : ws.buffer_of<T>(rank, Workspace::Slot::pack_b,
-                                          static_cast<std::size_t>(std::min(k, kc) * nr));
   for (index_t pc = 0; pc < k; pc += kc) {
     const index_t kcb = std::min(kc, k - pc);
     const T beta_block = pc == 0 ? beta : T(1);
@@ -277,6 +276,36 @@ bool unpacked_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m
   return reads_a_in_place(ks, a, m, n, k) && b.rs == 1;
 }
 
+// gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap` (unless read in place).
+template <class T>
+void gemm_packed(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
+                 Strided<T> b, T beta, T* c, index_t ldc, T* ap, T* bp) {
+  const KernelFns<T>& f = ks.fns;
+  const Blocking& bl = ks.blocking;
+  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
+  for (index_t jc = 0; jc < n; jc += bl.nc) {
+    const index_t ncb = std::min(bl.nc, n - jc);
+    for (index_t pc = 0; pc < k; pc += bl.kc) {
+      const index_t kcb = std::min(bl.kc, k - pc);
+      f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
+      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp, c + jc * ldc,
+              ldc, alpha, pc == 0 ? beta : T(1));
+    }
+  }
+}
+
+// gemm_on_stack(): gemm_packed with small blocks in a buffer on this thread's stack, for when
+// the workspace cannot grow (small_blocks.hpp). Not inlined: the buffer stays out of the
+// normal path's frame.
+template <class T>
+[[gnu::noinline]] void gemm_on_stack(const KernelSet<T>& ks, index_t m, index_t n, index_t k,
+                                     T alpha, Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc,
+                                     std::size_t refused_bytes) {
+  team::note_shortfall(team::Shortfall::memory, refused_bytes);
+  StackBlocks blocks;
+  gemm_packed(small_blocking(ks), m, n, k, alpha, a, b, beta, c, ldc, blocks.a<T>(), blocks.b<T>());
+}
+
 }  // namespace
 
 template <class T>
@@ -289,30 +318,52 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
     scale_c(m, n, beta, c, ldc);
     return;
   }
+  // Buffers first, before anything is written: one that cannot be had sends the whole call
+  // to gemm_on_stack.
   if (unpacked_path(ks, a, b, m, n, k)) {
-    gemm_unpacked(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, rank);
+    const std::size_t edge_elems =
+        static_cast<std::size_t>(std::min(k, ks.blocking.kc) * ks.fns.nr);
+    T* edge = n % ks.fns.nr == 0 ? nullptr
+                                 : ws.try_buffer_of<T>(rank, Workspace::Slot::pack_b, edge_elems);
+    if (n % ks.fns.nr != 0 && edge == nullptr) {
+      gemm_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc, edge_elems * sizeof(T));
+      return;
+    }
+    gemm_unpacked(ks, m, n, k, alpha, a, b, beta, c, ldc, edge);
     return;
   }
-  const KernelFns<T>& f = ks.fns;
-  const Blocking& bl = ks.blocking;
   const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
-  T* bp = ws.buffer_of<T>(rank, Workspace::Slot::pack_b, pack_b_elems(ks, n, k));
-  T* ap =
-      a_in_place ? nullptr : ws.buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
-  for (index_t jc = 0; jc < n; jc += bl.nc) {
-    const index_t ncb = std::min(bl.nc, n - jc);
-    for (index_t pc = 0; pc < k; pc += bl.kc) {
-      const index_t kcb = std::min(bl.kc, k - pc);
-      f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
-      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp, c + jc * ldc,
-              ldc, alpha, pc == 0 ? beta : T(1));
-    }
+  const std::size_t b_elems = pack_b_elems(ks, n, k);
+  const std::size_t a_elems = a_in_place ? 0 : pack_a_elems(ks, m, k);
+  T* bp = ws.try_buffer_of<T>(rank, Workspace::Slot::pack_b, b_elems);
+  T* ap = a_in_place ? nullptr : ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, a_elems);
+  if (bp == nullptr || (!a_in_place && ap == nullptr)) {
+    gemm_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc, (a_elems + b_elems) * sizeof(T));
+    return;
   }
+  gemm_packed(ks, m, n, k, alpha, a, b, beta, c, ldc, ap, bp);
 }
 
-// run_wide(): one claimed section of up to `width` participants computing C.
+// panel_buffers(): the shared B panels and every rank's A block of the row split with shared
+// panels, taken before its section (a unit must not find its buffer missing after others
+// have written C); nullptr when the memory cannot be had.
 template <class T>
-void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
+T* panel_buffers(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k,
+                 Strided<T> a, Workspace& ws) {
+  if (!reads_a_in_place(ks, a, m, n, k)) {
+    for (std::size_t rank = 0; rank < width; ++rank) {
+      if (ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)) == nullptr) {
+        return nullptr;
+      }
+    }
+  }
+  return static_cast<T*>(ws.try_shared_buffer(2 * pack_b_elems(ks, n, k) * sizeof(T)));
+}
+
+// run_wide(): one claimed section of up to `width` participants computing C. False when it
+// could not start one (no memory for the shared panels): the caller then runs C serially.
+template <class T>
+bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
               Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
               team::Team& on) {
   // Split C's rows (B panels packed cooperatively, A read once in total) unless that leaves
@@ -344,7 +395,8 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     });
   } else if (split_rows) {
     const std::size_t panel = pack_b_elems(ks, n, k);
-    T* shared_b = static_cast<T*>(ws.shared_buffer(2 * panel * sizeof(T)));
+    T* shared_b = panel_buffers(ks, width, m, n, k, a, ws);
+    if (shared_b == nullptr) return false;
     PanelPlan plan;
     plan.panels_n = (n + ks.blocking.nc - 1) / ks.blocking.nc;
     plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
@@ -365,6 +417,7 @@ void run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
       }
     });
   }
+  return true;
 }
 
 template <class T>
@@ -385,18 +438,24 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
     exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }
   const std::uint64_t start_ns = plan.timed || plan.width > 1 ? team::monotonic_ns() : 0;
-  if (plan.width == 1) {
-    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, 0);
-  } else {
-    ws.prepare(plan.width);
+  // A wide run needs every rank's buffers; without the memory for them C is computed inline.
+  const bool wide = plan.width > 1 && ws.try_prepare(plan.width) &&
+                    run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
+  if (wide) {
     exec.stats.max_width_used = plan.width;
     exec.stats.sections = 1;
-    run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
+  } else {
+    if (plan.width > 1) {
+      team::note_shortfall(team::Shortfall::memory, 2 * pack_b_elems(ks, n, k) * sizeof(T));
+    }
+    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, 0);
   }
   // A wide region is judged against running inline: only a wide run slower than that (a
   // member that came back a scheduler slice late) counts as a loss; foreign load that merely
   // slows both threads is not the section's fault. Timed inline regions teach the serial rate.
-  if (start_ns != 0) record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  if (start_ns != 0 && (wide || plan.width == 1)) {
+    record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  }
 }
 
 }  // namespace detail

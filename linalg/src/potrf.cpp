@@ -299,6 +299,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       // would have been done too, so it belongs in the time the section must beat.
       const double next_diagonal_ns = serial_estimate_ns(
           std::pow(static_cast<double>(next_kb), 3) / 3.0, gflops * kDiagonalRateFraction);
+      if (next_info == kStepRanInline) continue;  // diagonal_ready stays false
       record_section(static_cast<double>(team::monotonic_ns() - step_start_ns),
                      step_ns + next_diagonal_ns);
       if (next_info != 0) return replay_lapack(a, k + kb);

@@ -18,6 +18,7 @@
 #include "chol_internal.hpp"
 #include "gemm_internal.hpp"
 #include "syrk_tiles.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg::chol_detail {
@@ -171,8 +172,16 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   const index_t a_elems = round64((m2 + mr - 1) / mr * mr * kb);
   const index_t b_elems = (m2 + nr - 1) / nr * nr * kb;
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
-  T* tri = static_cast<T*>(
-      ws.shared_buffer(static_cast<std::size_t>(tri_elems + a_elems + b_elems) * sizeof(T)));
+  const auto shared_bytes = static_cast<std::size_t>(tri_elems + a_elems + b_elems) * sizeof(T);
+  T* tri = static_cast<T*>(ws.try_shared_buffer(shared_bytes));
+  if (tri == nullptr) {
+    // No memory for the packed panels: the step's inline form, which packs on the stack when
+    // it must (small_blocks.hpp).
+    team::note_shortfall(team::Shortfall::memory, shared_bytes);
+    trsm_left_serial<T>(true, false, l11, panel.transposed());
+    syrk_lower_cols<T>(T(-1), MatrixView<const T>(panel), T(1), trailing, 0, m2);
+    return kStepRanInline;
+  }
   T* a_packed = tri + tri_elems;
   T* b_packed = a_packed + a_elems;
   const T* rdiag = tri + chunk_offset((kb + nr - 1) / nr, nr);

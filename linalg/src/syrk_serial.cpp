@@ -16,7 +16,9 @@
 
 #include "chol_internal.hpp"
 #include "gemm_internal.hpp"
+#include "small_blocks.hpp"
 #include "syrk_tiles.hpp"
+#include "teamla/team/shortfall.hpp"
 
 namespace teamla::linalg::chol_detail {
 namespace {
@@ -32,11 +34,11 @@ struct Region {
   index_t hi = 0;
 };
 
-// update(): the loop nest on column-major storage `c` (n x n, ldc) with operand rows of A at
-// (data, rs, cs), for the entries of region r.
+// update_blocks(): the loop nest on column-major storage `c` (n x n, ldc) with operand rows
+// of A at (data, rs, cs), for the entries of region r, packing into `ap` and `bp`.
 template <class T>
-void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alpha,
-            detail::Strided<T> a, T beta, T* c, index_t ldc) {
+void update_blocks(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alpha,
+                   detail::Strided<T> a, T beta, T* c, index_t ldc, T* ap, T* bp) {
   const index_t mr = ks.fns.mr;
   const index_t nr = ks.fns.nr;
   const index_t mc = ks.blocking.mc;
@@ -45,16 +47,6 @@ void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alp
   // Columns of storage that hold kept entries: [lo, hi) for lower, [lo, n) for upper.
   const index_t col_begin = r.lo;
   const index_t col_end = r.lower ? r.hi : n;
-  if (col_end <= col_begin || k <= 0) return;
-  Workspace& ws = thread_local_workspace();
-  // Sized for the whole triangle, not this column range: the ranges of a claimed section land
-  // on any participant, and a buffer sized per range would grow whenever a wider range first
-  // lands on a thread (calls after the first must allocate nothing).
-  T* bp = ws.buffer_of<T>(
-      0, Workspace::Slot::pack_b,
-      static_cast<std::size_t>(std::min(k, kc) * ((std::min(nc, n) + nr - 1) / nr * nr)));
-  T* ap = ws.buffer_of<T>(0, Workspace::Slot::pack_a,
-                          static_cast<std::size_t>((mc + mr - 1) / mr * mr * std::min(k, kc)));
   for (index_t jc = col_begin; jc < col_end; jc += nc) {
     const index_t ncb = std::min(nc, col_end - jc);
     // Rows of storage with kept entries in these columns.
@@ -92,6 +84,44 @@ void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alp
       }
     }
   }
+}
+
+// update_on_stack(): update_blocks with small blocks on this thread's stack, for when the
+// workspace cannot grow (small_blocks.hpp). Not inlined: the buffer stays out of update's
+// frame.
+template <class T>
+[[gnu::noinline]] void update_on_stack(const KernelSet<T>& ks, const Region& r, index_t n,
+                                       index_t k, T alpha, detail::Strided<T> a, T beta, T* c,
+                                       index_t ldc, std::size_t refused_bytes) {
+  team::note_shortfall(team::Shortfall::memory, refused_bytes);
+  detail::StackBlocks blocks;
+  update_blocks(detail::small_blocking(ks), r, n, k, alpha, a, beta, c, ldc, blocks.a<T>(),
+                blocks.b<T>());
+}
+
+// update(): update_blocks with this thread's workspace, or on the stack without memory.
+template <class T>
+void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alpha,
+            detail::Strided<T> a, T beta, T* c, index_t ldc) {
+  const index_t mr = ks.fns.mr;
+  const index_t nr = ks.fns.nr;
+  const index_t kc = ks.blocking.kc;
+  if ((r.lower ? r.hi : n) <= r.lo || k <= 0) return;
+  Workspace& ws = thread_local_workspace();
+  // Sized for the whole triangle, not this column range: the ranges of a claimed section land
+  // on any participant, and a buffer sized per range would grow whenever a wider range first
+  // lands on a thread (calls after the first must allocate nothing).
+  const auto b_elems = static_cast<std::size_t>(std::min(k, kc) *
+                                                ((std::min(ks.blocking.nc, n) + nr - 1) / nr * nr));
+  const auto a_elems =
+      static_cast<std::size_t>((ks.blocking.mc + mr - 1) / mr * mr * std::min(k, kc));
+  T* bp = ws.try_buffer_of<T>(0, Workspace::Slot::pack_b, b_elems);
+  T* ap = ws.try_buffer_of<T>(0, Workspace::Slot::pack_a, a_elems);
+  if (bp == nullptr || ap == nullptr) {
+    update_on_stack(ks, r, n, k, alpha, a, beta, c, ldc, (a_elems + b_elems) * sizeof(T));
+    return;
+  }
+  update_blocks(ks, r, n, k, alpha, a, beta, c, ldc, ap, bp);
 }
 
 }  // namespace

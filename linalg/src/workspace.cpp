@@ -70,6 +70,31 @@ void* Workspace::shared_buffer(std::size_t bytes) {
   return shared_.data;
 }
 
+bool Workspace::try_prepare(std::size_t width) noexcept {
+  try {
+    prepare(width);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
+}
+
+void* Workspace::try_buffer(std::size_t rank, Slot slot, std::size_t bytes) noexcept {
+  try {
+    return buffer(rank, slot, bytes);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+void* Workspace::try_shared_buffer(std::size_t bytes) noexcept {
+  try {
+    return shared_buffer(bytes);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
 std::size_t Workspace::reserved_bytes() const {
   std::size_t total = shared_.bytes;
   for (const Block& block : per_rank_) {

@@ -3,13 +3,17 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "pool_impl.hpp"
 #include "reservoir.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "wait/staged_wait.hpp"
 
 namespace teamla::team {
@@ -66,15 +70,26 @@ std::unique_ptr<Pool> PoolBuilder::build() const {
   impl->reusable = reuse;
   Pool::Impl& state = *impl;
   std::unique_ptr<Pool> pool(new Pool(std::move(impl), false));
+  std::size_t started = 0;
   for (WorkerSlot& slot : state.workers) {
-    slot.thread = std::thread([&state, &slot] {
-      this_worker = &slot;
-      const std::string full = state.name + "-" + std::to_string(slot.index);
-      pthread_setname_np(pthread_self(), full.substr(0, 15).c_str());
-      if (state.on_start) state.on_start(slot.index);
-      serve_jobs(state, slot, true);
-    });
+    try {
+      slot.thread = std::thread([&state, &slot] {
+        this_worker = &slot;
+        // Built without allocating: the worker must not fail where no one could catch it.
+        char full[16];
+        std::snprintf(full, sizeof full, "%s-%zu", state.name.c_str(), slot.index);
+        pthread_setname_np(pthread_self(), full);
+        if (state.on_start) state.on_start(slot.index);
+        serve_jobs(state, slot, true);
+      });
+    } catch (const std::system_error&) {
+      break;  // EAGAIN: a pids.max or RLIMIT_NPROC limit; the pool keeps what it started
+    } catch (const std::bad_alloc&) {
+      break;  // no memory for the thread's state or stack
+    }
+    ++started;
   }
+  if (started < state.workers.size()) state.keep_started(started);
   return pool;
 }
 
@@ -82,6 +97,7 @@ std::unique_ptr<Pool> PoolBuilder::build() const {
 
 Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning)
     : threads(thread_count),
+      requested(thread_count),
       policy(wait_policy),
       tuning(wait_tuning),
       oversubscribed(thread_count > affinity_cpu_count()),
@@ -130,6 +146,17 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
   slot.parker.wake();
   return true;
+}
+
+void Pool::Impl::keep_started(std::size_t started) {
+  const std::size_t missing = workers.size() - started;
+  {
+    std::lock_guard lock(idle_mutex);
+    std::erase_if(idle, [&](const WorkerSlot* slot) { return slot->index >= started; });
+  }
+  threads = started + 1;
+  missing_threads = missing;
+  note_shortfall(Shortfall::threads, missing);
 }
 
 void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
@@ -204,6 +231,8 @@ Pool::~Pool() {
 }
 
 std::size_t Pool::threads() const { return impl_->threads; }
+std::size_t Pool::requested_threads() const { return impl_->requested; }
+std::size_t Pool::missing_threads() const { return impl_->missing_threads; }
 WaitPolicy Pool::policy() const { return impl_->policy; }
 const WaitTuning& Pool::tuning() const { return impl_->tuning; }
 std::uint32_t Pool::spin_polls() const { return impl_->spin_budget; }
@@ -231,9 +260,9 @@ bool Pool::throttled() const {
 }
 
 Team Pool::acquire(std::size_t width) {
-  if (width == 0 || width > impl_->threads) {
+  if (width == 0 || width > impl_->requested) {
     throw std::invalid_argument("teamla: acquire(" + std::to_string(width) +
-                                ") needs a width in [1, " + std::to_string(impl_->threads) + "]");
+                                ") needs a width in [1, " + std::to_string(impl_->requested) + "]");
   }
   auto members = std::make_unique<Team::Members>();
   members->pool = impl_.get();

@@ -84,7 +84,9 @@ struct CounterCells {
 };
 
 struct Pool::Impl {
-  std::size_t threads = 1;
+  std::size_t threads = 1;          // the leader and the workers that started
+  std::size_t requested = 1;        // what the builder asked for (the reservoir matches on it)
+  std::size_t missing_threads = 0;  // workers that could not be started (requested - threads)
   WaitPolicy policy = WaitPolicy::staged;
   WaitTuning tuning;
   // The spin phase in polls: tuning.spin_polls, or tuning.spin_time / spin_poll_ns().
@@ -97,7 +99,7 @@ struct Pool::Impl {
   bool reusable = false;
   std::uint64_t idle_since_ns = 0;
 
-  std::vector<WorkerSlot> workers;  // threads - 1 of them; never resized after build
+  std::vector<WorkerSlot> workers;  // requested - 1 slots; never resized after build
 
   // Idle (unreserved) workers, most recently released last: acquire() takes from the back.
   std::mutex idle_mutex;
@@ -121,6 +123,9 @@ struct Pool::Impl {
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
   bool try_post(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);
+  // keep_started(): after a failed thread start, the pool serves with the `started` workers
+  // it has (the others never appear in `idle`), and the shortfall is reported.
+  void keep_started(std::size_t started);
 };
 
 struct Team::Members {

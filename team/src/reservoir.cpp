@@ -67,7 +67,7 @@ std::unique_ptr<Pool::Impl> take_idle_pool(std::size_t threads, WaitPolicy polic
     expired = take_expired(r, now_ns);
     for (auto it = r.idle.rbegin(); it != r.idle.rend(); ++it) {
       Pool::Impl& impl = **it;
-      if (impl.threads == threads && impl.policy == policy && impl.tuning == tuning &&
+      if (impl.requested == threads && impl.policy == policy && impl.tuning == tuning &&
           impl.name == name && impl.oversubscribed == oversubscribed) {
         found = std::move(*it);
         r.idle.erase(std::next(it).base());

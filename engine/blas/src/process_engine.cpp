@@ -66,6 +66,14 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.waits.member_parks),
                static_cast<unsigned long long>(counters.waits.preemptions),
                static_cast<unsigned long long>(counters.waits.throttle_activations));
+  if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
+    std::fprintf(stderr,
+                 "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "
+                 "a pool, %llu calls with small stack blocks for lack of workspace\n",
+                 static_cast<unsigned long long>(counters.threads_unavailable),
+                 static_cast<unsigned long long>(counters.serial_fallbacks),
+                 static_cast<unsigned long long>(counters.memory_fallbacks));
+  }
 }
 
 void close_at_exit() {

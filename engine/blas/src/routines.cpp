@@ -49,8 +49,10 @@ struct SerialRunner {
 };
 
 // on_engine(): runs `call` with the process engine, or serially. A C caller cannot receive
-// an exception; after our own checks only a failure to allocate workspace or a teamla bug can
-// throw, and returning would leave a wrong result behind, so it is fatal.
+// an exception, and none is expected: the arguments were checked above, and a shortage of
+// threads or memory makes the kernels run narrower or with small blocks, never throw
+// (team/shortfall.hpp). An exception here is a broken invariant inside teamla, after which
+// returning would leave a wrong result behind, so it stops the process, naming it.
 template <class Call>
 auto on_engine(const char* routine, Call&& call) {
   try {
@@ -59,9 +61,11 @@ auto on_engine(const char* routine, Call&& call) {
     SerialRunner serial;
     return call(serial);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "teamla_blas: %s failed: %s\n", routine, error.what());
+    std::fprintf(stderr, "teamla_blas: internal error in %s (a teamla bug): %s\n", routine,
+                 error.what());
   } catch (...) {
-    std::fprintf(stderr, "teamla_blas: %s failed with an unknown exception\n", routine);
+    std::fprintf(stderr, "teamla_blas: internal error in %s (a teamla bug): unknown exception\n",
+                 routine);
   }
   std::abort();
 }

@@ -61,9 +61,12 @@ class NotPositiveDefinite : public std::runtime_error {
 
 // CallStats: what the most recent call on the engine did.
 struct CallStats {
-  std::string_view routine;   // "gemm", "trsm", "syrk", "potrf", "potrs"
-  bool on_team = false;       // ran with the engine's team (else serially on the caller)
-  bool contended = false;     // the team was busy with another caller: ran serially
+  std::string_view routine;  // "gemm", "trsm", "syrk", "potrf", "potrs"
+  bool on_team = false;      // ran with the engine's team (else serially on the caller)
+  bool contended = false;    // the team was busy with another caller: ran serially
+  // A workspace could not grow during the call (in this process: the count is process-wide,
+  // so a concurrent call's shortfall can show here too): its kernel ran with small blocks.
+  bool memory_fallback = false;
   linalg::ExecStats exec;     // widths and sections the kernel used
   std::uint64_t wall_ns = 0;  // wall time of the call, validation to return
 };
@@ -81,6 +84,11 @@ struct EngineCounters {
   // first call that could open a section.
   double section_cost_ns = 0;
   std::size_t width_cap = 0;
+  // Shortfalls (team/shortfall.hpp): the engine never fails a call for lack of threads or
+  // memory; it runs narrower, serially, or with small blocks, and counts it here.
+  std::uint64_t threads_unavailable = 0;  // workers the system refused (summed over pools)
+  std::uint64_t serial_fallbacks = 0;     // team calls run serially: no memory for a pool
+  std::uint64_t memory_fallbacks = 0;     // calls whose kernel ran with small stack blocks
 };
 
 class CpuEngine {

@@ -45,6 +45,12 @@ class Workspace {
   // shared_buffer() returns the buffer shared by a section's ranks. Leader only, outside
   // sections (size it first, then hand the pointer to the participants).
   [[nodiscard]] void* shared_buffer(std::size_t bytes);
+  // try_prepare(), try_buffer(), try_shared_buffer(): the same, but false or nullptr where
+  // buffer() would throw std::bad_alloc, so that a kernel can fall back to small blocks on
+  // its stack (linalg/src/small_blocks.hpp) before it has written anything.
+  [[nodiscard]] bool try_prepare(std::size_t width) noexcept;
+  [[nodiscard]] void* try_buffer(std::size_t rank, Slot slot, std::size_t bytes) noexcept;
+  [[nodiscard]] void* try_shared_buffer(std::size_t bytes) noexcept;
   // reserved_bytes() is the memory currently held by all buffers.
   [[nodiscard]] std::size_t reserved_bytes() const;
   // release() frees every buffer (the next call allocates again).
@@ -54,6 +60,10 @@ class Workspace {
   template <class T>
   [[nodiscard]] T* buffer_of(std::size_t rank, Slot slot, std::size_t count) {
     return static_cast<T*>(buffer(rank, slot, count * sizeof(T)));
+  }
+  template <class T>
+  [[nodiscard]] T* try_buffer_of(std::size_t rank, Slot slot, std::size_t count) noexcept {
+    return static_cast<T*>(try_buffer(rank, slot, count * sizeof(T)));
   }
 
  private:

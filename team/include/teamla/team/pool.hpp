@@ -71,8 +71,13 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
   ~Pool();
 
-  // threads() is the widest team this pool serves (workers + the leader).
+  // threads() is the widest team this pool serves (workers + the leader). It is less than
+  // requested_threads() when the system refused some workers (pids.max, RLIMIT_NPROC, no
+  // memory for a stack): the pool then serves with the workers it started, and
+  // missing_threads() says how many it lacks (team/shortfall.hpp reports it once).
   [[nodiscard]] std::size_t threads() const;
+  [[nodiscard]] std::size_t requested_threads() const;
+  [[nodiscard]] std::size_t missing_threads() const;
   [[nodiscard]] WaitPolicy policy() const;
   [[nodiscard]] const WaitTuning& tuning() const;
   // spin_polls() is the spin phase in polls: tuning().spin_polls if set, else spin_time
@@ -85,7 +90,8 @@ class Pool {
 
   // acquire() reserves up to width-1 idle workers for a team led by the calling thread.
   // It never blocks: if other teams hold workers, the team is narrower (team.width() tells).
-  // width 0 or width > threads() throws std::invalid_argument.
+  // Workers the system refused (missing_threads()) make it narrower the same way. width 0 or
+  // width > requested_threads() throws std::invalid_argument.
   [[nodiscard]] Team acquire(std::size_t width);
 
   // reused() says whether build() took this pool's workers from an earlier Pool.
