@@ -74,7 +74,8 @@ struct CpuEngine::Impl {
       return kernel(exec);
     }
     std::optional<PerCallTeam> fresh;
-    if (!build_per_call_team(fresh)) return kernel(exec);
+    // Without a pool, or with a pool the system gave no workers, the call runs inline.
+    if (!build_per_call_team(fresh) || fresh->team.width() == 1) return kernel(exec);
     stats.on_team = true;
     exec.team = &fresh->team;
     return kernel(exec);

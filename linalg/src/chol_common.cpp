@@ -112,6 +112,17 @@ T* scratch(std::size_t count) {
 template double* scratch<double>(std::size_t);
 template float* scratch<float>(std::size_t);
 
+template <class T>
+T* try_scratch(std::size_t count) noexcept {
+  try {
+    return scratch<T>(count);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+template double* try_scratch<double>(std::size_t) noexcept;
+template float* try_scratch<float>(std::size_t) noexcept;
+
 index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align) {
   if (part == 0) return 0;
   if (part >= parts) return n;

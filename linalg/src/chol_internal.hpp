@@ -99,6 +99,10 @@ index_t potrf_lower_serial(MatrixView<T> a);
 
 // factor_diagonal(): the lower triangle of `d` (any layout) factored on a contiguous copy; the
 // factor is written back only on success, so a failure (info > 0) leaves `d` as it was.
+// Without memory for the copy, a block of up to kStackTile is copied to the stack instead,
+// and a larger one is left untouched and kNoScratch returned.
+constexpr index_t kStackTile = 64;  // 64 x 64 doubles: 32 KiB of stack
+constexpr index_t kNoScratch = -2;
 template <class T>
 index_t factor_diagonal(MatrixView<T> d);
 
@@ -107,10 +111,10 @@ index_t factor_diagonal(MatrixView<T> d);
 // next_kb > 0 (lookahead) it also factors the next diagonal block, packs it for the next
 // step's panel solve into the workspace's shared buffer, and returns its info. Pass
 // triangle_packed = true when the previous step did that for this one (nothing else may use
-// the shared buffer in between). Returns kStepRanInline when the shared buffer could not be
-// had: the step then ran inline and did not look ahead (the next diagonal block is not
-// factored).
-constexpr index_t kStepRanInline = -1;
+// the shared buffer in between). Returns kStepNotAhead when memory was short: for the shared
+// buffer (the step then ran inline) or for the next block's copy; either way the next
+// diagonal block is not factored.
+constexpr index_t kStepNotAhead = -1;
 template <class T>
 index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t width,
                             index_t next_kb, bool triangle_packed, Exec& exec);
@@ -126,5 +130,8 @@ void set_potrf_lookahead_override(int enabled);
 // kept across a growth.
 template <class T>
 T* scratch(std::size_t count);
+// try_scratch(): scratch(), or nullptr when the buffer cannot grow.
+template <class T>
+T* try_scratch(std::size_t count) noexcept;
 
 }  // namespace teamla::linalg::chol_detail

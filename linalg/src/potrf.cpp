@@ -23,11 +23,13 @@
 // (a - s + s). This path costs a factorization's worth of flops and runs only on failure.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "chol_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "width_internal.hpp"
 
@@ -231,14 +233,30 @@ double step_flops(index_t rows_below, index_t kb) {
 // factor_diagonal(): factors the lower triangle of `d` on a contiguous copy and writes the
 // factor back only on success, so a failure leaves `d` as it was.
 template <class T>
-index_t factor_diagonal(MatrixView<T> d) {
+index_t factor_on(MatrixView<T> d, T* tile) {
   const index_t n = d.rows;
-  T* tile = scratch<T>(static_cast<std::size_t>(n * n));
   MatrixView<T> t = col_major(tile, n, n);
   copy_lower(MatrixView<const T>(d), t);
   if (index_t info = potrf_tile(t); info != 0) return info;
   copy_lower(MatrixView<const T>(t), d);
   return 0;
+}
+
+// factor_on_stack(): factor_on() with the copy on this thread's stack (n <= kStackTile). Not
+// inlined: the tile stays out of the normal path's frame.
+template <class T>
+[[gnu::noinline]] index_t factor_on_stack(MatrixView<T> d) {
+  alignas(64) T tile[kStackTile * kStackTile];
+  return factor_on(d, tile);
+}
+
+template <class T>
+index_t factor_diagonal(MatrixView<T> d) {
+  const index_t n = d.rows;
+  T* tile = try_scratch<T>(static_cast<std::size_t>(n * n));
+  if (tile != nullptr) return factor_on(d, tile);
+  team::note_shortfall(team::Shortfall::memory, static_cast<std::size_t>(n * n) * sizeof(T));
+  return n <= kStackTile ? factor_on_stack(d) : kNoScratch;
 }
 
 template index_t factor_diagonal<double>(MatrixView<double>);
@@ -264,7 +282,13 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   exec.stats.section_cost_ns = section_ns;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty.
   const bool legacy = cap > 1 && exec.team->pool().policy() == team::WaitPolicy::legacy;
-  const index_t nb = potrf_block_size<T>(cap > 1, n);
+  index_t nb = potrf_block_size<T>(cap > 1, n);
+  // The diagonal blocks are factored on a copy: without memory for an nb x nb one, blocks of
+  // kStackTile are copied to the stack instead.
+  if (try_scratch<T>(static_cast<std::size_t>(nb * nb)) == nullptr) {
+    team::note_shortfall(team::Shortfall::memory, static_cast<std::size_t>(nb * nb) * sizeof(T));
+    nb = std::min(nb, kStackTile);
+  }
   const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
   bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)
@@ -273,8 +297,12 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     // ahead: the previous step's section factored this block and packed it for this step's
     // panel solve.
     const bool ahead = diagonal_ready;
-    if (!ahead && factor_diagonal(a.block(k, k, kb, kb)) != 0) {
-      return replay_lapack(a, k);
+    if (!ahead) {
+      const index_t info = factor_diagonal(a.block(k, k, kb, kb));
+      if (info == kNoScratch) {
+        throw std::logic_error("teamla: potrf's reserved diagonal copy went missing");
+      }
+      if (info != 0) return replay_lapack(a, k);
     }
     diagonal_ready = false;
     if (k + kb == n) break;
@@ -299,7 +327,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       // would have been done too, so it belongs in the time the section must beat.
       const double next_diagonal_ns = serial_estimate_ns(
           std::pow(static_cast<double>(next_kb), 3) / 3.0, gflops * kDiagonalRateFraction);
-      if (next_info == kStepRanInline) continue;  // diagonal_ready stays false
+      if (next_info == kStepNotAhead) continue;  // diagonal_ready stays false
       record_section(static_cast<double>(team::monotonic_ns() - step_start_ns),
                      step_ns + next_diagonal_ns);
       if (next_info != 0) return replay_lapack(a, k + kb);

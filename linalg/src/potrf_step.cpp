@@ -180,7 +180,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
     team::note_shortfall(team::Shortfall::memory, shared_bytes);
     trsm_left_serial<T>(true, false, l11, panel.transposed());
     syrk_lower_cols<T>(T(-1), MatrixView<const T>(panel), T(1), trailing, 0, m2);
-    return kStepRanInline;
+    return kStepNotAhead;
   }
   T* a_packed = tri + tri_elems;
   T* b_packed = a_packed + a_elems;
@@ -229,6 +229,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
     if (idx < order.priority_count() &&
         priority_done.fetch_add(1, std::memory_order_acq_rel) + 1 == order.priority_count()) {
       next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
+      if (next_info == kNoScratch) next_info = kStepNotAhead;  // the next step factors it
       // The next step's triangle, off its critical path: packed serially before its
       // section, it took ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
       // Every group unit has finished, so nothing reads this step's triangle any more.

@@ -118,6 +118,8 @@ Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTun
   pressure.start(tuning, monotonic_ns());
 }
 
+Pool::Impl::~Impl() { stop_workers(*this); }
+
 bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   // Only in a fork: the member was posted its fork job and woken, so it is on its way; a
@@ -223,7 +225,8 @@ Pool::Pool(std::unique_ptr<Impl> impl, bool reused) : impl_(std::move(impl)), re
 }
 
 Pool::~Pool() {
-  if (impl_->reusable) {
+  // A pool short of workers is not kept: the next build asks the system again.
+  if (impl_->reusable && impl_->missing_threads == 0) {
     hand_back_pool(std::move(impl_));
   } else {
     stop_workers(*impl_);

@@ -118,6 +118,11 @@ struct Pool::Impl {
   alignas(64) PressureMonitor pressure;
 
   Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);
+  // Stops any worker still running: an Impl dropped on an error path (no memory for the Pool
+  // that was to own it) must not take running threads down with it.
+  ~Impl();
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
   // post() hands `job` to the worker; true when the worker was asleep and had to be woken.
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.

@@ -97,7 +97,14 @@ class CpuEngine {
   // TEAMLA_* environment variables. Throws ConfigError for an invalid variable.
   CpuEngine();
   // CpuEngine(config) uses `config` as given (no environment). Throws ConfigError for an
-  // invalid config. Held mode starts the pool's threads here.
+  // invalid config, and std::bad_alloc when there is no memory for the engine's own state.
+  // Held mode starts the pool's threads here; threads the system refuses make the team
+  // narrower (or the engine serial), counted in counters().threads_unavailable.
+  //
+  // Calls throw only for bad arguments (InvalidArgument, linalg/errors.hpp) and solve_spd's
+  // NotPositiveDefinite; never for lack of threads or memory: they run narrower, serially or
+  // with small blocks on the caller's stack instead (team/shortfall.hpp), and the counters
+  // say so.
   explicit CpuEngine(const EngineConfig& config);
   CpuEngine(const CpuEngine&) = delete;
   CpuEngine& operator=(const CpuEngine&) = delete;

@@ -1,0 +1,141 @@
+// blas_faults_test.cpp: libteamla_blas.so returns right results, and keeps its host process
+// alive, when the system refuses it threads or memory (fault_injection.hpp), in every mode
+// (TEAMLA_MODE) at 1 and 2 threads. Each test runs in its own process (gtest_discover_tests),
+// so the process engine is built under the test's fault.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "blas/blas_test_util.hpp"
+#include "faults/fault_injection.hpp"
+
+namespace teamla::faults {
+namespace {
+
+using blas_test::random_matrix;
+
+// GemmCall: dgemm_ on buffers made before any fault is armed, checked after it is lifted.
+struct GemmCall {
+  explicit GemmCall(int size)
+      : n(size),
+        a(random_matrix(n, n, 1)),
+        b(random_matrix(n, n, 2)),
+        c0(random_matrix(n, n, 3)),
+        c(c0) {}
+  void run() {
+    const double alpha = 0.75;
+    const double beta = -0.5;
+    dgemm_("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
+  }
+  [[nodiscard]] bool right() const {
+    return blas_test::max_gemm_error(n, n, n, 0.75, a, b, -0.5, c0, c) < 1e-11 * (n + 1);
+  }
+  int n;
+  std::vector<double> a, b, c0, c;
+};
+
+// CholeskyCall: dpotrf_ and dpotrs_ on an SPD system with a known solution.
+struct CholeskyCall {
+  explicit CholeskyCall(int size) : n(size), x(random_matrix(n, 1, 7)), rhs(n, 0.0) {
+    const auto g = random_matrix(n, n, 5);
+    factor.assign(static_cast<std::size_t>(n) * n, 0.0);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        double sum = i == j ? n : 0.0;
+        for (int p = 0; p < n; ++p) sum += g[i + p * n] * g[j + p * n];
+        factor[i + j * n] = sum;
+      }
+    }
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) rhs[i] += factor[i + j * n] * x[j];
+    }
+  }
+  void run() {
+    dpotrf_("L", &n, factor.data(), &n, &info);
+    const int one = 1;
+    if (info == 0) dpotrs_("L", &n, &one, factor.data(), &n, rhs.data(), &n, &info);
+  }
+  [[nodiscard]] bool right() const {
+    if (info != 0) return false;
+    for (int i = 0; i < n; ++i) {
+      if (std::abs(rhs[i] - x[i]) > 1e-8) return false;
+    }
+    return true;
+  }
+  int n;
+  std::vector<double> x, rhs, factor;
+  int info = -1;
+};
+
+class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>> {
+ protected:
+  void SetUp() override {
+    setenv("TEAMLA_MODE", std::get<0>(GetParam()), 1);
+    setenv("TEAMLA_NUM_THREADS", std::to_string(std::get<1>(GetParam())).c_str(), 1);
+  }
+};
+
+TEST_P(BlasFaults, EveryThreadRefused) {
+  GemmCall small(64), large(600);
+  CholeskyCall cholesky(300);
+  {
+    Armed refused([] { refuse_threads(); });
+    small.run();
+    large.run();
+    cholesky.run();
+  }
+  EXPECT_TRUE(small.right());
+  EXPECT_TRUE(large.right());
+  EXPECT_TRUE(cholesky.right());
+}
+
+TEST_P(BlasFaults, LargeAllocationsRefused) {
+  GemmCall small(64), large(600);
+  CholeskyCall cholesky(600);
+  {
+    Armed refused([] { refuse_allocations_from(std::size_t{1} << 20); });
+    small.run();
+    large.run();
+    cholesky.run();
+  }
+  EXPECT_TRUE(small.right());
+  EXPECT_TRUE(large.right());
+  EXPECT_TRUE(cholesky.right());
+  EXPECT_GT(allocations_refused(), 0u);
+}
+
+TEST_P(BlasFaults, EachAllocationRefusedInTurn) {
+  // The first k - 1 allocations are granted and the k-th refused, from the process's first
+  // call on (the engine's construction included), for every k the calls make.
+  std::uint64_t k = 1;
+  std::uint64_t made = 0;
+  for (; k <= 2000; ++k) {
+    GemmCall gemm(200);
+    CholeskyCall cholesky(150);
+    {
+      Armed refused([k] { refuse_nth_allocation(k); });
+      gemm.run();
+      cholesky.run();
+      made = allocations_seen();
+    }
+    ASSERT_TRUE(gemm.right()) << "allocation " << k << " refused";
+    ASSERT_TRUE(cholesky.right()) << "allocation " << k << " refused";
+    if (made < k) break;
+  }
+  EXPECT_LT(made, k) << "the sweep did not reach the end of the calls";
+}
+
+std::string name_of(const ::testing::TestParamInfo<std::tuple<const char*, int>>& info) {
+  return std::string(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) + "t";
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BlasFaults,
+                         ::testing::Combine(::testing::Values("held", "per_call", "serial"),
+                                            ::testing::Values(1, 2)),
+                         name_of);
+
+}  // namespace
+}  // namespace teamla::faults
