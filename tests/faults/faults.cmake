@@ -15,3 +15,6 @@ if(TARGET teamla_blas)
   teamla_add_gtest(blas_faults_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_faults_test.cpp
     LIBS teamla_blas teamla_fault_injection LABELS faults)
 endif()
+
+teamla_add_gtest(machine_change_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/machine_change_test.cpp
+  LIBS teamla::engine LABELS faults SERIAL)

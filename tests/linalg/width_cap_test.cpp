@@ -118,7 +118,7 @@ TEST(WidthCap, OneAllowedCpuRunsInlineAndTheWidthFollowsTheAffinitySet) {
   EXPECT_EQ(gemm_width(team, exec), 2U) << "the width follows the set back up";
 }
 
-TEST(WidthCap, ACgroupQuotaOfOneCpuRunsInline) {
+TEST(WidthCap, ACgroupQuotaOfOneCpuRunsInlineAndLiftingItWidensAgain) {
   if (team::affinity_cpu_count() < 2) GTEST_SKIP() << "needs 2 CPUs in the affinity set";
   // cgroup v1's cpu controller (this machine kind mounts it at /sys/fs/cgroup/cpu), as root.
   const fs::path group =
@@ -141,6 +141,11 @@ TEST(WidthCap, ACgroupQuotaOfOneCpuRunsInline) {
     team::Team team = pool->acquire(2);
     Exec exec;
     if (gemm_width(team, exec) != 1) ++failures;
+    // The quota lifted mid-run: the width follows it back up within the refresh interval.
+    std::ofstream(group / "cpu.cfs_quota_us") << -1 << std::flush;
+    await_refresh();
+    if (team::usable_cpu_count() < 2) failures += 10;
+    if (gemm_width(team, exec) != 2) failures += 10;
     std::fflush(nullptr);
     _exit(failures);
   }
@@ -149,7 +154,9 @@ TEST(WidthCap, ACgroupQuotaOfOneCpuRunsInline) {
   waitpid(child, &status, 0);
   rmdir(group.c_str());
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "quota, usable CPUs or the gemm width was not 1";
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "under the quota (units) or after it was lifted (tens), the usable CPUs or the gemm "
+         "width were wrong";
 }
 
 }  // namespace

@@ -15,7 +15,14 @@ bool step_off_cpu(int cpu) {
   CPU_CLR(cpu, &others);
   if (CPU_COUNT(&others) == 0 || sched_setaffinity(0, sizeof others, &others) != 0) return false;
   const bool moved = sched_getcpu() != cpu;
-  sched_setaffinity(0, sizeof original, &original);
+  // Restore the set only if nobody replaced it meanwhile (`taskset -a -p` shrinking the
+  // process's CPUs): putting `original` back then would undo that change for this thread.
+  // The check and the restore are two calls, so the window is narrowed, not closed.
+  cpu_set_t now;
+  CPU_ZERO(&now);
+  if (sched_getaffinity(0, sizeof now, &now) == 0 && CPU_EQUAL(&now, &others)) {
+    sched_setaffinity(0, sizeof original, &original);
+  }
   return moved;
 }
 
