@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,8 @@ Reservoir& reservoir() {
 // first); the caller stops them outside the lock.
 std::vector<std::unique_ptr<Pool::Impl>> take_expired(Reservoir& r, std::uint64_t now_ns) {
   std::vector<std::unique_ptr<Pool::Impl>> expired;
+  // The only allocation, before any pool moves: without memory nothing has changed.
+  expired.reserve(r.idle.size());
   const auto aged = [&](const std::unique_ptr<Pool::Impl>& impl) {
     return now_ns - impl->idle_since_ns > kIdleLifetimeNs;
   };
@@ -85,10 +88,13 @@ void hand_back_pool(std::unique_ptr<Pool::Impl> impl) {
   const std::uint64_t now_ns = monotonic_ns();
   impl->idle_since_ns = now_ns;
   std::vector<std::unique_ptr<Pool::Impl>> expired;
-  {
+  try {
     std::lock_guard lock(r.mutex);
-    r.idle.push_back(std::move(impl));
+    r.idle.push_back(std::move(impl));  // on failure `impl` is still ours
     expired = take_expired(r, now_ns);
+  } catch (const std::bad_alloc&) {
+    // No memory to keep it: a pool still held here is stopped by its destructor below, and
+    // expired pools wait for the next hand-back.
   }
   stop_all(expired);
 }
