@@ -5,8 +5,6 @@
 // `engine` is published with release after construction and read with acquire.
 #include "process_engine.hpp"
 
-#include <pthread.h>
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 #include <type_traits>
 
 #include "call_log.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::blas {
 namespace {
@@ -102,7 +101,7 @@ engine::CpuEngine* create_engine() {
   }
   if (auto* existing = g_process.engine.load(std::memory_order_acquire)) return existing;
   if (!g_process.hooks_installed) {
-    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
   }
   engine::CpuEngine* created = nullptr;
   try {
