@@ -24,6 +24,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
+#include "teamla/version.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ void print_machine() {
   using namespace teamla::team;
   const CpuInfo& cpu = cpu_info();
   const CpuFeatures& f = cpu.features;
-  std::printf("teamla showcase\n");
+  std::printf("teamla %s showcase\n", TEAMLA_VERSION_STRING);
   std::printf("  CPU       %s (%s, family %u model %u)\n", cpu.brand.c_str(), cpu.vendor.c_str(),
               cpu.family, cpu.model);
   std::printf("  CPUs      %u in the affinity set, %u online\n", affinity_cpu_count(),
