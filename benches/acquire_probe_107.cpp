@@ -1,4 +1,5 @@
-// acquire_probe_107: how many separate processes fall into the faer#107 slow mode.
+// SPDX-License-Identifier: Apache-2.0
+// acquire_probe_107.cpp: how many separate processes fall into the faer#107 slow mode.
 //
 //   acquire_probe_107 [--processes 20] [--width W] [--cases gemm_new_pool,gemm_held_team,
 //                     chol_held_pool] [--arms legacy,staged,openblas[,passive]] [--json FILE]

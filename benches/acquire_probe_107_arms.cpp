@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // acquire_probe_107_arms.cpp: one process of the faer#107 probe: one case under one arm.
 //
 // Cases (faer#107's arms, through the real kernels):

@@ -1,4 +1,5 @@
-// blas_calls: the per-call time distribution of dgemm_ through one BLAS library.
+// SPDX-License-Identifier: Apache-2.0
+// blas_calls.cpp: the per-call time distribution of dgemm_ through one BLAS library.
 //
 //   blas_calls --library PATH [--n 128] [--calls 2000] [--gap-us 0] [--out FILE]
 //

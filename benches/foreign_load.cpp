@@ -1,4 +1,5 @@
-// foreign_load: runs a command while N child processes each burn PCT % of a CPU.
+// SPDX-License-Identifier: Apache-2.0
+// foreign_load.cpp: runs a command while N child processes each burn PCT % of a CPU.
 //
 //   foreign_load --load N:PCT [--period-us P] [--duration-s D] [-- command args...]
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_driver.cpp: timing loop and JSON output of the gemm benchmarks.
 #include "gemm_bench_driver.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_dispatch_cost.cpp: measures what linalg/src/width.cpp's cost table holds: the time of
 // one empty section (dispatch + join) on a held team, per width and per kind:
 //   hot        back-to-back sections (members still spinning);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_bench.cpp: one arm of the Cholesky benchmark per process.
 //
 //   potrf_bench --arm teamla|openblas|eigen --threads T --type d|s --sizes 64,128,...

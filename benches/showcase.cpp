@@ -1,4 +1,5 @@
-// showcase: what teamla sees of this machine, then one table of teamla against OpenBLAS and
+// SPDX-License-Identifier: Apache-2.0
+// showcase.cpp: what teamla sees of this machine, then one table of teamla against OpenBLAS and
 // Eigen on gemm and Cholesky, and of a held engine against a per-call engine, quiet and
 // under a foreign load. scripts/demo runs it (with OpenBLAS's fair environment).
 //

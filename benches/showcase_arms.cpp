@@ -1,5 +1,6 @@
-// The showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky, the engine
-// comparison, and the measurement loop they share.
+// SPDX-License-Identifier: Apache-2.0
+// showcase_arms.cpp: the showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky,
+// the engine comparison, and the measurement loop they share.
 #include <cblas.h>
 
 #include <algorithm>

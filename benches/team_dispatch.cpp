@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // team_dispatch.cpp: what one empty section costs, beside libgomp's empty `omp parallel`.
 //
 //   team_dispatch [--json FILE] [--rounds N]          dispatch costs (docs/team.md)

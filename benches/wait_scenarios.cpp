@@ -1,4 +1,5 @@
-// wait_scenarios: the faer#107 wait scenarios under one arm, as JSON.
+// SPDX-License-Identifier: Apache-2.0
+// wait_scenarios.cpp: the faer#107 wait scenarios under one arm, as JSON.
 //
 //   wait_scenarios --arm legacy|staged|passive|omp [--width W] [--scenarios a,b,...]
 //                  [--iters-per-us X] [--row-seconds S] [--min-calls N] [--calls-scale F]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pack.hpp (internal): packing of A and B blocks into the micro-panel formats of the
 // microkernels (isa_dispatch.hpp describes the formats).
 //

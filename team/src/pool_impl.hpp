@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool_impl.hpp: the runtime-private state of a pool, its workers, teams and sections.
 //
 // Threads and ownership:

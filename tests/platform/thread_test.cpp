@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_test.cpp: the calling thread's CPU, yield and name (team/src/platform/thread.hpp).
 //
 // Contract: built twice, once with the Linux implementation and once with the portable

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// call_log.cpp: the TEAMLA_BLAS_VERBOSE log of served calls (see call_log.hpp).
 #include "call_log.hpp"
 
 #include <array>

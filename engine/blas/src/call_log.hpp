@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // call_log.hpp: which exported routines served calls, for TEAMLA_BLAS_VERBOSE.
 //
 // TEAMLA_BLAS_VERBOSE=1 prints the release first ("teamla_blas: teamla 0.1.0", from

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// process_engine.cpp: the process's one engine, its leases, and its fork and exit hooks.
+//
 // Memory ordering: `in_flight` and `closed` form a store-buffering pair, both seq_cst. A
 // lease increments in_flight, then reads closed; the exit handler sets closed, then reads
 // in_flight. In the single total order one of the two sees the other: either the lease sees

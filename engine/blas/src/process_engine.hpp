@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // process_engine.hpp: the one CpuEngine every BLAS call of the process runs on.
 //
 // The engine is created on the first call that needs it, by exactly one thread (the others

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx512_d24x8.cpp: the AVX-512 double microkernel, MR x NR = 24 x 8.
 //
 // Register budget (32 zmm): 3 x 8 = 24 accumulators, 3 A vectors, B broadcast straight from

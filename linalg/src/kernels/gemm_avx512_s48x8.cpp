@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx512_s48x8.cpp: the AVX-512 float microkernel, MR x NR = 48 x 8.
 //
 // Same register plan as the double kernel (24 accumulators, 3 A vectors, B broadcast from

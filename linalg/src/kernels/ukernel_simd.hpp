@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ukernel_simd.hpp (internal): the GEMM microkernel, written once over a vector-ops type.
 //
 // Each ISA kernel file defines an `Ops` struct (in an anonymous namespace, so that every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fork_posix.cpp: on_fork() (see teamla/team/process.hpp), with pthread_atfork where it exists.
 #include "teamla/team/process.hpp"
 

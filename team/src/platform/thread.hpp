@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread.hpp: the calling thread's CPU, a yield, and its name, behind one interface.
 //
 // The runtime asks the OS three things about the calling thread: the CPU it runs on (to tell

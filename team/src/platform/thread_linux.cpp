@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_linux.cpp: current_cpu(), yield_now() and set_thread_name() on Linux (see thread.hpp).
 #include "platform/thread.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_portable.cpp: the fallback behind thread.hpp, for systems without the Linux calls.
 //
 // Without a CPU number every "stacked on the leader's CPU" check is simply never true, which is

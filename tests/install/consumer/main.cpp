@@ -1,4 +1,5 @@
-// A program outside the tree that sees teamla only through its installed package.
+// SPDX-License-Identifier: Apache-2.0
+// main.cpp: a program outside the tree that sees teamla only through its installed package.
 #include <cstdio>
 
 #include "teamla/team/machine.hpp"

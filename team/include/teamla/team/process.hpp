@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // process.hpp: process-wide hooks that code above team/ needs from the OS.
 //
 // The thread-team runtime owns every OS call of teamla (team/src/platform/); this header is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_policy.hpp: how the threads of a pool wait, and the counters that show it.
 //
 // Every wait of the staged policy is an episode of three phases: spin at most `spin_polls`
