@@ -96,4 +96,37 @@ void pack_b_panels(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T
   pack_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
 }
 
+// pack_b_transposed(): pack_b_panels with its common case, column-major B (rs == 1), handed
+// to an ISA's in-register transpose. Each packed row gathers NR columns, so blocks of NR
+// k-steps of NR columns are loaded as NR column vectors and transposed:
+// transpose_block(col, cs, out) reads column j's NR values at col + j*cs and writes the NR
+// packed rows of NR values at out. The k-steps past the last whole block and the columns past
+// the last whole panel take the scalar paths.
+template <class Isa, class T, int NR, class TransposeBlock>
+[[gnu::always_inline]] inline void pack_b_transposed(index_t kc, index_t nc, const T* b, index_t rs,
+                                                     index_t cs, T* dst,
+                                                     TransposeBlock transpose_block) {
+  if (rs != 1 || cs == 1) {
+    pack_b_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
+    return;
+  }
+  const index_t full = nc / NR * NR;
+  for (index_t j0 = 0; j0 < full; j0 += NR) {
+    const T* col = b + j0 * cs;
+    index_t p = 0;
+    for (; p + NR <= kc; p += NR) {
+      transpose_block(col + p, cs, dst + p * NR);
+    }
+    for (; p < kc; ++p) {
+      for (int j = 0; j < NR; ++j) {
+        dst[p * NR + j] = col[j * cs + p];
+      }
+    }
+    dst += kc * NR;
+  }
+  if (full < nc) {
+    pack_b_panels<Isa, T, NR>(kc, nc - full, b + full * cs, rs, cs, dst);
+  }
+}
+
 }  // namespace teamla::linalg::detail
