@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "acquire_probe_107.hpp"
+#include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 
 extern char** environ;
@@ -124,13 +125,6 @@ ChildReport spawn_child(ProbeCase c, ProbeArm a, std::size_t width) {
   return report;
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 struct Cell {
   ProbeCase probe_case;
   ProbeArm arm;
@@ -160,8 +154,8 @@ std::string to_json(const std::vector<Cell>& cells, std::size_t width, std::size
     out << (i ? ",\n" : "\n") << "    {\"case\": \"" << name_of(cell.probe_case)
         << "\", \"arm\": \"" << name_of(cell.arm) << "\", \"processes\": " << medians.size()
         << ", \"failed_processes\": " << failed << ", \"slow_processes\": " << slow
-        << ", \"median_us\": " << median_of(medians)
-        << ", \"ideal_us\": " << median_of(serials) / static_cast<double>(width)
+        << ", \"median_us\": " << median(medians)
+        << ", \"ideal_us\": " << median(serials) / static_cast<double>(width)
         << ", \"max_width_used\": " << widest << ", \"medians_us\": [";
     for (std::size_t k = 0; k < medians.size(); ++k) out << (k ? ", " : "") << medians[k];
     out << "]}";

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "showcase.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
@@ -30,6 +31,8 @@
 namespace {
 
 using namespace teamla::showcase;
+using teamla::bench::floor_rank;
+using teamla::bench::upper_median;
 
 void print_machine() {
   using namespace teamla::team;
@@ -91,18 +94,6 @@ void progress(const char* format, Args... args) {
   std::fprintf(stderr, format, args...);
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, static_cast<std::size_t>(p * double(values.size())))];
-}
-
 // DenseResults[arm]["gemm 64"] = the per-call seconds of each round.
 using DenseResults = std::map<std::string, std::map<std::string, std::vector<double>>>;
 
@@ -118,7 +109,7 @@ void print_dense_table(const DenseResults& results, const std::vector<std::strin
     for (std::size_t s = 0; s < count; ++s) {
       const auto& per_size = results.at(arm);
       const auto found = per_size.find(std::string(kind) + " " + std::to_string(sizes[s]));
-      const double seconds = found == per_size.end() ? 0 : median(found->second);
+      const double seconds = found == per_size.end() ? 0 : upper_median(found->second);
       const double gflops = seconds > 0 ? flops(sizes[s]) / seconds * 1e-9 : 0;
       std::printf("%9.1f", gflops);
       if (arm.rfind("teamla", 0) == 0) {
@@ -214,7 +205,7 @@ int run_show(int rounds, bool with_load) {
   }
   progress("\r");
   // A call is "slow" when it takes more than 10x the quiet held median: the faer#107 mark.
-  const double slow_us = 10 * median(quiet["held"]);
+  const double slow_us = 10 * upper_median(quiet["held"]);
   std::printf(
       "\nCpuEngine modes: gemm %ld, microseconds per call (slow: > %.0f us, 10x the quiet "
       "held median)\n",
@@ -230,8 +221,8 @@ int run_show(int rounds, bool with_load) {
     const auto slow =
         std::count_if(calls.begin(), calls.end(), [&](double us) { return us > slow_us; });
     char text[80];
-    std::snprintf(text, sizeof(text), "%6.0f %6.0f %8.0f %5.1f%%", median(calls),
-                  percentile(calls, 0.9), *std::max_element(calls.begin(), calls.end()),
+    std::snprintf(text, sizeof(text), "%6.0f %6.0f %8.0f %5.1f%%", upper_median(calls),
+                  floor_rank(calls, 0.9), *std::max_element(calls.begin(), calls.end()),
                   100.0 * double(slow) / double(calls.size()));
     return std::string(text);
   };

@@ -32,20 +32,17 @@
 #include <omp.h>
 #endif
 
+#include "common/stats.hpp"
 #include "teamla/team/team_all.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using teamla::bench::upper_median;
 using teamla::team::Pool;
 using teamla::team::Section;
 using teamla::team::Team;
 using teamla::team::WaitTuning;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 double ns_since(Clock::time_point start) {
   return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
@@ -77,7 +74,7 @@ double after_gap_ns(const Arm& arm, std::chrono::microseconds gap, int samples) 
     arm.dispatch();
     times.push_back(ns_since(start));
   }
-  return median(times);
+  return upper_median(times);
 }
 
 void run_dispatch(int rounds, const std::vector<std::uint32_t>& after_wake_arms, FILE* json) {
@@ -119,9 +116,9 @@ void run_dispatch(int rounds, const std::vector<std::uint32_t>& after_wake_arms,
                rounds);
   bool first = true;
   for (const auto& [key, values] : samples) {
-    std::printf("%-22s %12.0f\n", key.c_str(), median(values));
+    std::printf("%-22s %12.0f\n", key.c_str(), upper_median(values));
     std::fprintf(json, "%s\n    {\"case\": \"%s\", \"median_ns\": %.0f}", first ? "" : ",",
-                 key.c_str(), median(values));
+                 key.c_str(), upper_median(values));
     first = false;
   }
   std::fprintf(json, "\n  ]\n}\n");
@@ -198,9 +195,9 @@ void run_yield_study(int rounds, FILE* json) {
   bool first = true;
   for (const auto& [key, values] : samples) {
     const double worst = *std::max_element(values.begin(), values.end());
-    std::printf("%-34s %10.2f %10.2f\n", key.c_str(), median(values), worst);
+    std::printf("%-34s %10.2f %10.2f\n", key.c_str(), upper_median(values), worst);
     std::fprintf(json, "%s\n    {\"case\": \"%s\", \"median_ms\": %.3f, \"worst_ms\": %.3f}",
-                 first ? "" : ",", key.c_str(), median(values), worst);
+                 first ? "" : ",", key.c_str(), upper_median(values), worst);
     first = false;
   }
   std::fprintf(json, "\n  ]\n}\n");

@@ -30,26 +30,12 @@
 #include <string>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait_scenarios_common.hpp"
 
 namespace teamla::bench {
 namespace {
-
-double percentile(std::vector<double> samples, double fraction) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(fraction * samples.size()));
-  return samples[std::min(samples.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
-double median(const std::vector<double>& samples) {
-  if (samples.empty()) return 0;
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t mid = sorted.size() / 2;
-  return sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 std::string json_number(double value) {
   char text[64];
@@ -78,8 +64,8 @@ std::string to_json(const std::string& arm, const ScenarioOptions& options, unsi
     out << (i ? ",\n" : "\n") << "    {\"scenario\": \"" << row.scenario << "\", \"param\": \""
         << row.param << "\", \"calls\": " << row.samples_us.size()
         << ", \"median_us\": " << json_number(median(row.samples_us))
-        << ", \"p99_us\": " << json_number(percentile(row.samples_us, 0.99))
-        << ", \"max_us\": " << json_number(percentile(row.samples_us, 1.0))
+        << ", \"p99_us\": " << json_number(nearest_rank(row.samples_us, 0.99))
+        << ", \"max_us\": " << json_number(nearest_rank(row.samples_us, 1.0))
         << ", \"ideal_us\": " << json_number(row.ideal_us) << ", \"slow_fraction\": "
         << json_number(row.samples_us.empty() ? 0.0
                                               : static_cast<double>(slow) / row.samples_us.size());
@@ -115,7 +101,7 @@ void print_pause_cost() {
     runs_ms.push_back((now_us() - start) / 1000);
   }
   std::printf("%d polls: best %.2f ms (%.1f ns per poll), median %.2f ms\n", kPolls,
-              percentile(runs_ms, 0), percentile(runs_ms, 0) * 1e6 / kPolls, median(runs_ms));
+              nearest_rank(runs_ms, 0), nearest_rank(runs_ms, 0) * 1e6 / kPolls, median(runs_ms));
 }
 
 [[noreturn]] void usage(const std::string& why) {
