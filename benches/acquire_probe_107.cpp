@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "acquire_probe_107.hpp"
+#include "common/args.hpp"
 #include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 
@@ -72,14 +73,6 @@ ProbeArm parse_arm(const std::string& text) {
   for (ProbeArm a : {ProbeArm::legacy, ProbeArm::staged, ProbeArm::openblas, ProbeArm::passive})
     if (text == name_of(a)) return a;
   throw std::invalid_argument("unknown arm " + text);
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
 }
 
 struct ChildReport {
@@ -180,20 +173,20 @@ int run(int argc, char** argv) {
                                ProbeCase::chol_held_pool};
   std::vector<ProbeArm> arms{ProbeArm::legacy, ProbeArm::staged, ProbeArm::openblas};
   std::string json_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) throw std::invalid_argument("missing value after " + arg);
-    const std::string value = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (!cursor.has_value()) throw std::invalid_argument("missing value after " + arg);
+    const std::string value = cursor.value();
     if (arg == "--processes") {
       processes = std::stoul(value);
     } else if (arg == "--width") {
       width = std::stoul(value);
     } else if (arg == "--cases") {
       cases.clear();
-      for (const auto& name : split_commas(value)) cases.push_back(parse_case(name));
+      for (const auto& name : split_list(value)) cases.push_back(parse_case(name));
     } else if (arg == "--arms") {
       arms.clear();
-      for (const auto& name : split_commas(value)) arms.push_back(parse_arm(name));
+      for (const auto& name : split_list(value)) arms.push_back(parse_arm(name));
     } else if (arg == "--json") {
       json_path = value;
     } else {

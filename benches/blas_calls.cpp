@@ -20,10 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include "common/args.hpp"
 #include "common/stats.hpp"
 
 namespace {
 
+using teamla::bench::ArgCursor;
 using teamla::bench::quantile_of_sorted;
 
 using Dgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*,
@@ -39,10 +41,10 @@ struct Options {
 };
 
 bool parse(int argc, char** argv, Options& o) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) return false;
-    const char* value = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (!cursor.has_value()) return false;
+    const char* value = cursor.value();
     if (arg == "--library") {
       o.library = value;
     } else if (arg == "--n") {

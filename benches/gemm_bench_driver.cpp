@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
+
 namespace teamla::bench {
 namespace {
 
@@ -124,9 +126,9 @@ int run_gemm_bench(GemmArm& arm, int argc, char** argv) {
   std::string type = "d";
   std::string json_path;
   std::vector<Shape> shapes = default_shapes();
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    const auto value = [&]() -> std::string { return cursor.has_value() ? cursor.value() : ""; };
     if (arg == "--threads") {
       threads = std::atoi(value().c_str());
     } else if (arg == "--type") {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../linalg/src/chol_internal.hpp"
+#include "common/args.hpp"
 #include "common/matrices.hpp"
 #include "potrf_bench_arms.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -48,9 +49,9 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    const std::string value = argv[i + 1];
+  for (teamla::bench::ArgCursor cursor(argc, argv); cursor.next() && cursor.has_value();) {
+    const std::string key = cursor.name();
+    const std::string value = cursor.value();
     if (key == "--arm") {
       o.arm = value;
     } else if (key == "--threads") {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
 #include "common/stats.hpp"
 #include "showcase.hpp"
 #include "teamla/team/machine.hpp"
@@ -31,6 +32,7 @@
 namespace {
 
 using namespace teamla::showcase;
+using teamla::bench::ArgCursor;
 using teamla::bench::floor_rank;
 using teamla::bench::upper_median;
 
@@ -245,10 +247,10 @@ int run_show(int rounds, bool with_load) {
 int main(int argc, char** argv) {
   int rounds = 3;
   bool with_load = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--arm" && i + 1 < argc) {
-      const std::string arm = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (arg == "--arm" && cursor.has_value()) {
+      const std::string arm = cursor.value();
       if (arm == "teamla") return run_dense_arm(*make_teamla_arm());
       if (arm == "openblas") return run_dense_arm(*make_openblas_arm());
       if (arm == "eigen") {
@@ -260,8 +262,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "showcase: unknown arm '%s'\n", arm.c_str());
       return 2;
     }
-    if (arg == "--rounds" && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
+    if (arg == "--rounds" && cursor.has_value()) {
+      rounds = std::max(1, std::atoi(cursor.value()));
     } else if (arg == "--no-load") {
       with_load = false;
     } else {

@@ -32,12 +32,14 @@
 #include <omp.h>
 #endif
 
+#include "common/args.hpp"
 #include "common/stats.hpp"
 #include "teamla/team/team_all.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using teamla::bench::ArgCursor;
 using teamla::bench::upper_median;
 using teamla::team::Pool;
 using teamla::team::Section;
@@ -210,16 +212,16 @@ int main(int argc, char** argv) {
   int rounds = 7;
   std::vector<std::uint32_t> after_wake_arms{WaitTuning{}.after_wake_polls};
   const char* json_path = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--yield-study") == 0) {
+  for (ArgCursor arg(argc, argv); arg.next();) {
+    if (arg.is("--yield-study")) {
       yield_study = true;
-    } else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
-    } else if (std::strcmp(argv[i], "--after-wake-polls") == 0 && i + 1 < argc) {
+    } else if (arg.is("--rounds") && arg.has_value()) {
+      rounds = std::max(1, std::atoi(arg.value()));
+    } else if (arg.is("--after-wake-polls") && arg.has_value()) {
       // An extra teamla arm with this after_wake_polls (A/B against the default).
-      after_wake_arms.push_back(static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10)));
-    } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-      json_path = argv[++i];
+      after_wake_arms.push_back(static_cast<std::uint32_t>(std::strtoul(arg.value(), nullptr, 10)));
+    } else if (arg.is("--json") && arg.has_value()) {
+      json_path = arg.value();
     } else {
       std::fprintf(stderr,
                    "usage: %s [--yield-study] [--rounds N] [--after-wake-polls N] [--json FILE]\n",

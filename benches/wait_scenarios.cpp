@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
 #include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait_scenarios_common.hpp"
@@ -83,14 +84,6 @@ std::string to_json(const std::string& arm, const ScenarioOptions& options, unsi
   return out.str();
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 // The wall time of the default spin budget, to compare with the gaps it must bridge.
 void print_pause_cost() {
   constexpr int kPolls = 300000;
@@ -121,11 +114,11 @@ int run(int argc, char** argv) {
   double iterations_per_us = 0;
   const unsigned cpus = team::affinity_cpu_count();
   options.width = cpus;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + arg);
-      return argv[++i];
+      if (!cursor.has_value()) usage("missing value after " + arg);
+      return cursor.value();
     };
     if (arg == "--pause-cost") {
       print_pause_cost();
@@ -138,7 +131,7 @@ int run(int argc, char** argv) {
     } else if (arg == "--width") {
       options.width = std::stoul(value());
     } else if (arg == "--scenarios") {
-      options.scenarios = split_commas(value());
+      options.scenarios = split_list(value());
     } else if (arg == "--iters-per-us") {
       iterations_per_us = std::stod(value());
     } else if (arg == "--row-seconds") {
