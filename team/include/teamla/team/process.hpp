@@ -10,9 +10,9 @@ namespace teamla::team {
 
 // on_fork() registers three hooks run around every later fork() of the process: `prepare` in
 // the forking thread before the fork, `in_parent` in it afterwards, `in_child` in the child's
-// only thread (pthread_atfork). Hooks run in the reverse order of registration for `prepare`,
-// in order for the others. Returns false when nothing was registered (no memory, or a system
-// without fork()). Registration cannot be undone: call it once per set of hooks.
+// only thread (POSIX atfork handlers). Hooks run in the reverse order of registration for
+// `prepare`, in order for the others. Returns false when nothing was registered (no memory, or a
+// system without fork()). Registration cannot be undone: call it once per set of hooks.
 bool on_fork(void (*prepare)(), void (*in_parent)(), void (*in_child)());
 
 }  // namespace teamla::team
