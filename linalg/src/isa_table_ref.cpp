@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa_table_ref.cpp: the registration table of the portable reference kernels.
 //
 // These kernels exist for portability and as the test oracle; their blocking is sized for

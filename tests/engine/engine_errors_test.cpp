@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_errors_test.cpp: bad input, non-SPD matrices and exceptions inside kernels.
+//
 // Contract covered: bad input throws linalg::InvalidArgument naming the routine, the argument
 // and its value, before anything is written (outputs compared bit for bit); solve_spd on a
 // matrix that is not SPD throws NotPositiveDefinite and leaves B untouched; an exception
