@@ -237,7 +237,7 @@ int run_show(int rounds, bool with_load) {
   std::printf(
       "\nFull reports: docs/perf/ (kernel comparisons, plots), docs/waits.md (the slow mode\n"
       "reproduced and fixed, with libgomp), docs/engine.md (modes, concurrency, errors),\n"
-      "bench/results/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
+      "build/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
       self_path().c_str());
   return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_step.cpp: one blocked Cholesky step on a claimed section: the panel solve, then the
 // trailing update in tiles, every piece a unit claimed in order.
 //

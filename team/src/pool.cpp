@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool.cpp: PoolBuilder, Pool, acquisition and the worker threads' loop.
 #include <algorithm>
 #include <cstdio>

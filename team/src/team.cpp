@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // team.cpp: Team (run, fork, release), Section::barrier and section failure.
 #include <algorithm>
 #include <array>

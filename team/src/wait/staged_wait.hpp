@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // staged_wait.hpp: the one wait every thread of a pool uses: a member between sections, the
 // leader in join, and a participant in a barrier.
 //
@@ -8,7 +9,7 @@
 //    early after a yield that took longer than `slow_yield` (docs/team.md has the measurement);
 //    then sleep on `parker`. Every phase is bounded, so no wait spins forever.
 //  - passive: sleep at once.
-//  - legacy (threadteam 0.1.3, seed 003's table): a member spins 200 ms of wall time (64 polls
+//  - legacy (threadteam 0.1.3's waits): a member spins 200 ms of wall time (64 polls
 //    when oversubscribed) and then sleeps; join and barrier never sleep: a PAUSE per poll, or
 //    when oversubscribed 100 PAUSEs and then a yield per poll.
 // The waker's side is always: make done() true with a seq_cst RMW, then parker.wake().
