@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdpotrf_driver: ScaLAPACK's distributed Cholesky on a P x Q BLACS grid, timed and checked.
 //
 //   mpirun -np R pdpotrf_driver [--n N] [--nb NB] [--p P] [--q Q] [--reps K] [--tol T]

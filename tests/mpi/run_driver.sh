@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run_driver.sh MPIEXEC RANKS TEAMLA_BLAS_SO DRIVER ARGS...
 #
 # Runs DRIVER on RANKS ranks with libteamla_blas.so preloaded in every rank (one teamla thread
