@@ -17,6 +17,11 @@ teamla_add_gtest(blas_threads_test
   LIBS teamla_blas Threads::Threads
   LABELS unit)
 
+teamla_add_gtest(blas_threads_concurrency_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_threads_concurrency_test.cpp
+  LIBS teamla_blas Threads::Threads
+  LABELS concurrency)
+
 teamla_add_gtest(blas_concurrency_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_concurrency_test.cpp
   LIBS teamla_blas Threads::Threads

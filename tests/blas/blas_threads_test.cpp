@@ -4,8 +4,8 @@
 // teamla_get_num_threads read back; a count below 1 sets the engine's width, as OpenBLAS
 // sets its pool's size; openblas_set_num_threads_local sets the calling thread's count only
 // and returns the count it ran with before; the next call's width follows the count
-// (growing the engine up to the usable CPUs); and calls stay correct while other threads
-// change the counts.
+// (growing the engine up to the usable CPUs). blas_threads_concurrency_test covers calls
+// made while other threads change the counts.
 //
 // The width a call could use is read from the library's per-call log line
 // (TEAMLA_BLAS_VERBOSE=2: "... (engine held, width W, isa ..., threads T)"), captured from
@@ -16,13 +16,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "blas/blas_test_util.hpp"
 
@@ -176,40 +173,6 @@ TEST(BlasThreads, TheLocalCountIsPerThreadAndReturnsThePrevious) {
   EXPECT_EQ(openblas_get_num_threads(), 1);
   EXPECT_EQ(openblas_set_num_threads_local(-5), 1);
   EXPECT_EQ(openblas_get_num_threads(), 2);
-}
-
-TEST(BlasThreads, CallsStayCorrectWhileCountsChange) {
-  // Callers run checked calls while one thread changes the process-wide count and each
-  // caller changes its own; the first count above the engine's width grows it under them.
-  openblas_set_num_threads(1);
-  std::atomic<bool> done{false};
-  std::atomic<int> wrong{0};
-  std::thread changer([&] {
-    for (int round = 0; !done.load(); ++round) {
-      openblas_set_num_threads(1 + round % 3);
-      if (round % 5 == 0) openblas_set_num_threads(0);
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-  });
-  std::vector<std::thread> callers;
-  for (int t = 0; t < 3; ++t) {
-    callers.emplace_back([t, &wrong] {
-      for (int call = 0; call < 10; ++call) {
-        if (call % 3 == t % 3) openblas_set_num_threads_local(call % 4);
-        const int size = 40 + 40 * ((t + call) % 4);
-        if (!checked_dgemm(size, size + 3, size - 5, static_cast<unsigned>(100 * t + call))) {
-          wrong.fetch_add(1);
-        }
-        if (call % 4 == 0 && !checked_cholesky(size, static_cast<unsigned>(t + call))) {
-          wrong.fetch_add(1);
-        }
-      }
-    });
-  }
-  for (auto& caller : callers) caller.join();
-  done.store(true);
-  changer.join();
-  EXPECT_EQ(wrong.load(), 0);
 }
 
 }  // namespace
