@@ -31,6 +31,10 @@ void check_config(const EngineConfig& config) {
   }
 }
 
+// The calling thread's ThreadWidthLimit (0: none). Constant-initialised, so reading it
+// costs a TLS load on every call.
+constinit thread_local std::size_t t_width_limit = 0;
+
 const bool kHaveTsc = team::read_tsc() != 0;
 
 // nanoseconds_per_tick() converts now_ticks() units, calibrated once per process against
@@ -51,6 +55,12 @@ double nanoseconds_per_tick() {
 }
 
 }  // namespace
+
+ThreadWidthLimit::ThreadWidthLimit(std::size_t width) : previous_(t_width_limit) {
+  t_width_limit = width;
+}
+ThreadWidthLimit::~ThreadWidthLimit() { t_width_limit = previous_; }
+std::size_t ThreadWidthLimit::current() { return t_width_limit; }
 
 NotPositiveDefinite::NotPositiveDefinite(index_t column)
     : std::runtime_error("teamla::solve_spd: A is not positive definite: the pivot of column " +

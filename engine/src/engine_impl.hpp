@@ -42,6 +42,7 @@ struct CpuEngine::Impl {
     const std::uint64_t start = now_ticks();
     const std::uint64_t memory_shortfalls = team::shortfalls(team::Shortfall::memory);
     linalg::Exec exec;
+    exec.max_width = ThreadWidthLimit::current();
     std::unique_lock lead(lead_, std::try_to_lock);
     stats.contended = !lead.owns_lock();
     if (lead.owns_lock()) exec.workspace = &workspace_;
@@ -67,7 +68,10 @@ struct CpuEngine::Impl {
   // call in per_call mode); everyone else, and serial mode, runs it with no team.
   template <class Kernel>
   auto run_as(bool leader, linalg::Exec& exec, CallStats& stats, Kernel& kernel) {
-    if (!leader || config.mode == Mode::serial || width == 1) return kernel(exec);
+    // A limit of 1 runs on the caller without touching the team (or building a pool).
+    if (!leader || config.mode == Mode::serial || width == 1 || exec.max_width == 1) {
+      return kernel(exec);
+    }
     if (config.mode == Mode::held) {
       if (!team_) return kernel(exec);  // the pool could not be built: serial
       stats.on_team = true;

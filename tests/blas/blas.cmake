@@ -11,6 +11,17 @@ teamla_add_gtest(blas_errors_test
 # The program's xerbla_/cblas_xerbla must be in its dynamic symbol table to win.
 set_target_properties(blas_errors_test PROPERTIES ENABLE_EXPORTS ON)
 
+# Thread control (openblas_set_num_threads and the rest), with the library linked directly.
+teamla_add_gtest(blas_threads_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_threads_test.cpp
+  LIBS teamla_blas Threads::Threads
+  LABELS unit)
+
+teamla_add_gtest(blas_threads_concurrency_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_threads_concurrency_test.cpp
+  LIBS teamla_blas Threads::Threads
+  LABELS concurrency)
+
 teamla_add_gtest(blas_concurrency_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_concurrency_test.cpp
   LIBS teamla_blas Threads::Threads
@@ -71,6 +82,18 @@ find_program(TEAMLA_TASKSET taskset)
 if(TEAMLA_TASKSET)
   teamla_blas_width_test(affinity 1 ${teamla_blas_env} ${TEAMLA_TASKSET} -c 0)
 endif()
+
+# --- Thread control from C, linked ahead of the system OpenBLAS, whose pool obeys too. -----
+add_executable(blas_threads_c_test ${CMAKE_CURRENT_LIST_DIR}/blas_threads_c_test.c)
+target_link_libraries(blas_threads_c_test PRIVATE teamla_blas ${CMAKE_DL_LIBS})
+if(TARGET teamla_baseline_openblas)
+  # After teamla_blas, as LD_PRELOAD orders them; kept although no OpenBLAS symbol is
+  # referenced, since the test reaches OpenBLAS through dlopen.
+  target_link_libraries(blas_threads_c_test PRIVATE -Wl,--no-as-needed teamla_baseline_openblas)
+endif()
+add_test(NAME blas.threads_from_c COMMAND blas_threads_c_test)
+set_tests_properties(blas.threads_from_c PROPERTIES LABELS "unit" TIMEOUT 60
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1;TEAMLA_NUM_THREADS=1")
 
 # --- Exactly the documented symbols are exported. -----------------------------------------
 add_test(NAME blas.exports
@@ -185,6 +208,11 @@ if(TEAMLA_SYSTEM_PYTHON)
              COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/numpy_served_test.py
                      ${teamla_blas_so})
     set_tests_properties(blas_ref.numpy PROPERTIES LABELS "blas-ref" TIMEOUT 300)
+    # openblas_set_num_threads from numpy through ctypes.
+    add_test(NAME blas_ref.numpy_threads
+             COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/numpy_threads_test.py
+                     ${teamla_blas_so})
+    set_tests_properties(blas_ref.numpy_threads PROPERTIES LABELS "blas-ref" TIMEOUT 300)
   else()
     message(STATUS "teamla: numpy not found for ${TEAMLA_SYSTEM_PYTHON}: blas_ref.numpy is off")
   endif()

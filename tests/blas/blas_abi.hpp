@@ -26,6 +26,11 @@ void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m, i
                  const double* a, int lda, double* b, int ldb);
 void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,
                  int lda, double beta, double* c, int ldc);
+void openblas_set_num_threads(int count);
+int openblas_get_num_threads(void);
+int openblas_set_num_threads_local(int count);
+void teamla_set_num_threads(int count);
+int teamla_get_num_threads(void);
 }
 
 namespace teamla::blas_test {

@@ -1,10 +1,12 @@
 #!/bin/sh
 # check_exports.sh LIBRARY: LIBRARY's dynamic symbol table defines exactly the documented
-# BLAS/LAPACK/CBLAS routines (docs/blas.md) and nothing else: no teamla internals, no C++
-# runtime symbols.
+# BLAS/LAPACK/CBLAS routines and thread-control calls (docs/blas.md) and nothing else: no
+# teamla internals, no C++ runtime symbols.
 set -u
 expected="cblas_dgemm cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
-dpotrf_ dpotrs_ dsyrk_ dtrsm_ sgemm_ spotrf_ spotrs_ ssyrk_ strsm_"
+dpotrf_ dpotrs_ dsyrk_ dtrsm_ sgemm_ spotrf_ spotrs_ ssyrk_ strsm_
+openblas_get_num_threads openblas_set_num_threads openblas_set_num_threads_local
+teamla_get_num_threads teamla_set_num_threads"
 actual=$(nm -D --defined-only "$1" | awk '{print $3}' | sort | tr '\n' ' ' | sed 's/ $//')
 want=$(echo $expected | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 echo "exported: $actual"

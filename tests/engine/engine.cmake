@@ -10,6 +10,10 @@ teamla_add_gtest(engine_errors_test SOURCES ${teamla_engine_test_dir}/engine_err
 target_include_directories(engine_errors_test PRIVATE ${teamla_engine_internal})
 teamla_add_gtest(engine_config_test SOURCES ${teamla_engine_test_dir}/engine_config_test.cpp
   LIBS teamla::engine LABELS unit)
+teamla_add_gtest(engine_width_limit_test
+  SOURCES ${teamla_engine_test_dir}/engine_width_limit_test.cpp
+  LIBS teamla::engine LABELS unit)
+target_include_directories(engine_width_limit_test PRIVATE ${teamla_engine_internal})
 teamla_add_gtest(engine_concurrency_test
   SOURCES ${teamla_engine_test_dir}/engine_concurrency_test.cpp
   LIBS teamla::engine LABELS concurrency)

@@ -56,11 +56,15 @@ void note_served(Entry entry, int m, int n, int k) {
   });
   char engine_text[96];
   describe_engine(engine_text, sizeof engine_text);
+  // The threads are the most this call could use: the engine's width capped by the calling
+  // thread's count (openblas_set_num_threads).
+  const std::size_t threads = last_call_threads();
   if (level == 1) {
-    std::fprintf(stderr, "teamla_blas: %s served by teamla (%s)\n", kNames[index], engine_text);
+    std::fprintf(stderr, "teamla_blas: %s served by teamla (%s, threads %zu)\n", kNames[index],
+                 engine_text, threads);
   } else {
-    std::fprintf(stderr, "teamla_blas: %s m=%d n=%d k=%d (%s)\n", kNames[index], m, n, k,
-                 engine_text);
+    std::fprintf(stderr, "teamla_blas: %s m=%d n=%d k=%d (%s, threads %zu)\n", kNames[index], m, n,
+                 k, engine_text, threads);
   }
 }
 

@@ -3,7 +3,8 @@
 //
 // TEAMLA_BLAS_VERBOSE=1 prints the release first ("teamla_blas: teamla 0.1.0", from
 // teamla/version.hpp), then one line to stderr at the first call of each exported routine
-// ("teamla_blas: dgemm_ served by teamla (engine held, width 2, isa avx512)") and, at exit,
+// ("teamla_blas: dgemm_ served by teamla (engine held, width 2, isa avx512, threads 2)",
+// threads being the most that call could use: see process_engine.hpp) and, at exit,
 // the number of calls each routine served and the engine's counters (calls on the team,
 // contended calls, sleeps, preemptions). TEAMLA_BLAS_VERBOSE=2 prints a line per call.
 // Unset or 0: nothing is printed and a call costs one relaxed atomic increment. Thread-safe.

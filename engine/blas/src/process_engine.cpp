@@ -5,35 +5,59 @@
 // lease increments in_flight, then reads closed; the exit handler sets closed, then reads
 // in_flight. In the single total order one of the two sees the other: either the lease sees
 // closed (and runs serially) or the handler sees the lease (and leaves the engine alive).
-// `engine` is published with release after construction and read with acquire.
+// `engine` is stored and read seq_cst, which makes a second such pair with in_flight for
+// retired engines: a replacement stores the new engine before the reaper (after the mutex)
+// reads in_flight == 0, so a lease that increments in_flight after that read loads the new
+// engine, and no lease can still reach a retired one.
 #include "process_engine.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <type_traits>
+#include <utility>
 
 #include "call_log.hpp"
+#include "teamla/team/machine.hpp"
 #include "teamla/team/process.hpp"
 
 namespace teamla::blas {
 namespace {
 
+// RetiredEngine: an engine replaced by a wider one, waiting for no call to be in flight.
+struct RetiredEngine {
+  engine::CpuEngine* engine;
+  RetiredEngine* next;
+};
+
 struct ProcessEngine {
-  std::mutex creation;  // held to create or destroy the engine, and across fork()
+  std::mutex creation;  // held to create, replace or destroy the engine, and across fork()
   std::atomic<engine::CpuEngine*> engine{nullptr};
   std::atomic<int> in_flight{0};
   std::atomic<bool> closed{false};
-  bool creation_failed = false;  // guarded by `creation`: serial from then on
-  bool hooks_installed = false;  // guarded by `creation`
+  // The largest count the current engine was judged to serve (its configured threads, or a
+  // larger request that the usable CPUs capped), so that the calls of a thread whose count
+  // is above the engine's width take the creation mutex once, not at every call.
+  std::atomic<std::size_t> serves{0};
+  std::atomic<int> process_threads{0};  // 0: unset, the engine's width
+  std::atomic<bool> has_retired{false};
+  RetiredEngine* retired = nullptr;  // guarded by `creation`
+  bool creation_failed = false;      // guarded by `creation`: serial from then on
+  bool growth_failed = false;        // guarded by `creation`: the engine stays as it is
+  bool hooks_installed = false;      // guarded by `creation`
 };
 
 // Constant-initialised and trivially destructible (never destroyed), so it is valid in every
 // exit handler and in calls made from other libraries' destructors.
 static_assert(std::is_trivially_destructible_v<ProcessEngine>);
 constinit ProcessEngine g_process;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+
+// The calling thread's own count (0: unset) and its last call's width, for the verbose log.
+constinit thread_local int t_thread_threads = 0;
+constinit thread_local std::size_t t_last_call_threads = 0;
 
 // positive_count(): the leading positive integer of `text` ("4", "4,2" for OMP's nested
 // list), or 0.
@@ -48,9 +72,41 @@ std::size_t positive_count(const char* text) {
 void before_fork() { g_process.creation.lock(); }
 void after_fork_in_parent() { g_process.creation.unlock(); }
 void after_fork_in_child() {
+  // The counts set in the parent stay, as OpenBLAS's do; its engines, retired ones
+  // included, are abandoned.
   g_process.engine.store(nullptr, std::memory_order_relaxed);
   g_process.in_flight.store(0, std::memory_order_relaxed);
+  g_process.serves.store(0, std::memory_order_relaxed);
+  g_process.retired = nullptr;
+  g_process.has_retired.store(false, std::memory_order_relaxed);
   g_process.creation.unlock();
+}
+
+// take_retired(): the retired engines, when no call is in flight; the caller holds
+// `creation` and deletes them.
+RetiredEngine* take_retired() {
+  if (g_process.in_flight.load(std::memory_order_seq_cst) != 0) return nullptr;
+  g_process.has_retired.store(false, std::memory_order_relaxed);
+  return std::exchange(g_process.retired, nullptr);
+}
+
+void delete_retired(RetiredEngine* list) {
+  while (list != nullptr) {
+    delete list->engine;
+    delete std::exchange(list, list->next);
+  }
+}
+
+// reap_retired(): at the end of the last call in flight. It never waits for the mutex: a
+// holder is creating or replacing the engine (and will retire into the list), so a later
+// lease reaps.
+void reap_retired() {
+  std::unique_lock lock(g_process.creation, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  RetiredEngine* list = take_retired();
+  lock.unlock();
+  // Unreachable by any lease now; destroying joins their threads, outside the mutex.
+  delete_retired(list);
 }
 
 void print_counters(const engine::CpuEngine& engine) {
@@ -87,7 +143,8 @@ void close_at_exit() {
   }
   g_process.closed.store(true, std::memory_order_seq_cst);
   if (g_process.in_flight.load(std::memory_order_seq_cst) == 0) {
-    delete g_process.engine.exchange(nullptr, std::memory_order_acq_rel);
+    delete g_process.engine.exchange(nullptr, std::memory_order_seq_cst);
+    delete_retired(take_retired());
   }
 }
 
@@ -105,18 +162,42 @@ engine::EngineConfig config_from_env() {
   }
 }
 
-engine::CpuEngine* create_engine() {
-  std::lock_guard lock(g_process.creation);
-  if (g_process.closed.load(std::memory_order_seq_cst) || g_process.creation_failed) {
-    return nullptr;
-  }
-  if (auto* existing = g_process.engine.load(std::memory_order_acquire)) return existing;
+// resolved_threads(): the width an engine built from `config` gets (0: the affinity set).
+std::size_t resolved_threads(const engine::EngineConfig& config) {
+  return config.threads != 0 ? config.threads : team::affinity_cpu_count();
+}
+
+// width_for(): the width an engine gets for a count of `wanted`: no wider than the usable
+// CPUs, since no section can be wider.
+std::size_t width_for(std::size_t wanted) {
+  return std::min<std::size_t>(wanted, std::max(1U, team::usable_cpu_count()));
+}
+
+// first_config(): the environment's configuration, at least as wide as the first call's
+// count allows, so that a count set before the first call needs no second engine.
+engine::EngineConfig first_config(std::size_t wanted) {
+  engine::EngineConfig config = config_from_env();
+  config.threads = std::max(resolved_threads(config), width_for(wanted));
+  return config;
+}
+
+// publish(): makes `created` the process engine, serving counts up to `serves`; the engine
+// it replaces is retired. The caller holds `creation`.
+void publish(engine::CpuEngine* created, std::size_t serves) {
+  engine::CpuEngine* old = g_process.engine.exchange(created, std::memory_order_seq_cst);
+  g_process.serves.store(serves, std::memory_order_relaxed);
+  if (old == nullptr) return;
+  g_process.retired = new RetiredEngine{old, g_process.retired};
+  g_process.has_retired.store(true, std::memory_order_relaxed);
+}
+
+engine::CpuEngine* create_first(std::size_t wanted) {
   if (!g_process.hooks_installed) {
     team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
   }
   engine::CpuEngine* created = nullptr;
   try {
-    created = new engine::CpuEngine(config_from_env());
+    created = new engine::CpuEngine(first_config(wanted));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "teamla_blas: no thread team (%s); running serially\n", error.what());
     g_process.creation_failed = true;
@@ -128,9 +209,72 @@ engine::CpuEngine* create_engine() {
     std::atexit(close_at_exit);
     g_process.hooks_installed = true;
   }
-  g_process.engine.store(created, std::memory_order_release);
+  publish(created, std::max(created->config().threads, wanted));
   return created;
 }
+
+// grow(): `current`, or a wider engine that replaces it, for a call wanting `wanted`
+// threads; never in serial mode. A wider engine that cannot be built leaves `current`
+// serving, narrower.
+engine::CpuEngine* grow(engine::CpuEngine* current, std::size_t wanted) {
+  const std::size_t target = width_for(wanted);
+  if (current->mode() == engine::Mode::serial || g_process.growth_failed ||
+      target <= current->config().threads) {
+    g_process.serves.store(std::max(g_process.serves.load(std::memory_order_relaxed), wanted),
+                           std::memory_order_relaxed);
+    return current;
+  }
+  engine::EngineConfig config = current->config();
+  config.threads = target;
+  engine::CpuEngine* wider = nullptr;
+  try {
+    wider = new engine::CpuEngine(config);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "teamla_blas: no wider team (%s); staying at width %zu\n", error.what(),
+                 current->width());
+    g_process.growth_failed = true;
+    return current;
+  }
+  publish(wider, wanted);
+  return wider;
+}
+
+// acquire_engine(): the engine for a call wanting `wanted` threads (0: any), created or
+// replaced by a wider one under the creation mutex; null when calls run serially.
+engine::CpuEngine* acquire_engine(std::size_t wanted) {
+  std::lock_guard lock(g_process.creation);
+  if (g_process.closed.load(std::memory_order_seq_cst) || g_process.creation_failed) {
+    return nullptr;
+  }
+  engine::CpuEngine* current = g_process.engine.load(std::memory_order_seq_cst);
+  if (current == nullptr) return create_first(wanted);
+  if (wanted <= g_process.serves.load(std::memory_order_relaxed)) return current;
+  return grow(current, wanted);
+}
+
+// wanted_threads(): the calling thread's count, 0 when none is set.
+std::size_t wanted_threads() {
+  const int own = t_thread_threads;
+  const int count = own > 0 ? own : g_process.process_threads.load(std::memory_order_relaxed);
+  return static_cast<std::size_t>(std::max(count, 0));
+}
+
+// engine_threads(): the width calls get with no count set: the engine's, or before it exists
+// (or after exit closed it) the width the environment's rule gives.
+int engine_threads() {
+  g_process.in_flight.fetch_add(1, std::memory_order_seq_cst);
+  std::size_t width = 0;
+  if (!g_process.closed.load(std::memory_order_seq_cst)) {
+    if (const auto* current = g_process.engine.load(std::memory_order_seq_cst)) {
+      width = current->width();
+    }
+  }
+  g_process.in_flight.fetch_sub(1, std::memory_order_seq_cst);
+  if (width == 0) width = resolved_threads(config_from_env());
+  return static_cast<int>(std::min<std::size_t>(width, kMaxThreadCount));
+}
+
+int clamped(int count) { return std::min(count, kMaxThreadCount); }
 
 }  // namespace
 
@@ -141,17 +285,48 @@ std::size_t threads_from_env(const char* teamla, const char* openblas, const cha
   return 0;
 }
 
-EngineLease::EngineLease() {
+void set_process_threads(int count) {
+  g_process.process_threads.store(count < 1 ? engine_threads() : clamped(count),
+                                  std::memory_order_relaxed);
+}
+
+int set_thread_threads(int count) {
+  const int previous = thread_threads();
+  t_thread_threads = count < 1 ? 0 : clamped(count);
+  return previous;
+}
+
+int thread_threads() {
+  const auto wanted = static_cast<int>(wanted_threads());
+  return wanted > 0 ? wanted : engine_threads();
+}
+
+EngineLease::EngineLease() : limit_(wanted_threads()) {
   g_process.in_flight.fetch_add(1, std::memory_order_seq_cst);
   if (g_process.closed.load(std::memory_order_seq_cst)) {
     engine_ = nullptr;
     return;
   }
-  engine_ = g_process.engine.load(std::memory_order_acquire);
-  if (engine_ == nullptr) engine_ = create_engine();
+  engine_ = g_process.engine.load(std::memory_order_seq_cst);
+  if (engine_ == nullptr || limit_ > g_process.serves.load(std::memory_order_relaxed)) {
+    engine_ = acquire_engine(limit_);
+  }
 }
 
-EngineLease::~EngineLease() { g_process.in_flight.fetch_sub(1, std::memory_order_seq_cst); }
+EngineLease::~EngineLease() {
+  if (g_process.in_flight.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+      g_process.has_retired.load(std::memory_order_relaxed)) {
+    reap_retired();
+  }
+}
+
+std::size_t EngineLease::threads() const {
+  if (engine_ == nullptr) return 1;
+  return limit_ == 0 ? engine_->width() : std::min(limit_, engine_->width());
+}
+
+std::size_t last_call_threads() { return t_last_call_threads; }
+void set_last_call_threads(std::size_t threads) { t_last_call_threads = threads; }
 
 void describe_engine(char* text, std::size_t size) {
   // Held like a lease (without creating the engine), so the exit handler cannot destroy the
@@ -159,7 +334,7 @@ void describe_engine(char* text, std::size_t size) {
   g_process.in_flight.fetch_add(1, std::memory_order_seq_cst);
   const bool closed = g_process.closed.load(std::memory_order_seq_cst);
   const engine::CpuEngine* current =
-      closed ? nullptr : g_process.engine.load(std::memory_order_acquire);
+      closed ? nullptr : g_process.engine.load(std::memory_order_seq_cst);
   if (current == nullptr) {
     std::snprintf(text, size,
                   closed ? "serially on the caller: the engine is closed"

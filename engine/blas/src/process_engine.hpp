@@ -11,6 +11,12 @@
 // exist in the child, and its locks may be held by parent threads that do not either) and
 // creates its own on its first call. The abandoned engine is leaked, once per fork.
 //
+// Thread counts (docs/blas.md, "Thread control"): a process-wide count and a per-thread one
+// (openblas_set_num_threads and its _local variant). A call's count caps the width the
+// engine gives it (engine::ThreadWidthLimit). A count above the engine's width replaces the
+// engine by a wider one, at most as wide as the usable CPUs: the old engine is retired, and
+// destroyed by the first lease to end with no call in flight (never under a call).
+//
 // Exit: after the engine is created, an exit handler is registered (so it runs before the
 // destructors of everything the engine's creation initialised). It closes the engine to new
 // leases and, when no call is in flight, destroys it, joining its threads. A call that finds
@@ -30,7 +36,22 @@ namespace teamla::blas {
 [[nodiscard]] std::size_t threads_from_env(const char* teamla, const char* openblas,
                                            const char* omp);
 
-// EngineLease: one call's hold on the process engine. Not copyable; one thread.
+// kMaxThreadCount: the largest count set_*_threads() keep (larger ones are clamped), as
+// OpenBLAS clamps to its build's MAX_CPU_NUMBER; the engine's own bound on its config.
+inline constexpr int kMaxThreadCount = 4096;
+
+// set_process_threads(): the process-wide count. count < 1 sets the engine's width (its
+// width from the environment before it exists), as OpenBLAS sets its pool's size.
+void set_process_threads(int count);
+// set_thread_threads(): the calling thread's own count, which wins over the process-wide
+// one; count < 1 clears it. Returns thread_threads() as it was before the call.
+int set_thread_threads(int count);
+// thread_threads(): the count the calling thread's next call runs with: its own, else the
+// process-wide one, else the engine's width.
+[[nodiscard]] int thread_threads();
+
+// EngineLease: one call's hold on the process engine, sized for the calling thread's count.
+// Not copyable; one thread.
 class EngineLease {
  public:
   EngineLease();
@@ -41,10 +62,21 @@ class EngineLease {
   // engine() is the process engine, or null when the call must run serially (after exit
   // began, or when the engine could not be created).
   [[nodiscard]] engine::CpuEngine* engine() const { return engine_; }
+  // width_limit() is the call's cap on the engine's width (0: none), for
+  // engine::ThreadWidthLimit.
+  [[nodiscard]] std::size_t width_limit() const { return limit_; }
+  // threads() is the most threads the call can use: 1 when serial.
+  [[nodiscard]] std::size_t threads() const;
 
  private:
+  std::size_t limit_;
   engine::CpuEngine* engine_;
 };
+
+// last_call_threads(): threads() of the calling thread's last call on an engine (0 before
+// one), for the verbose log. set_last_call_threads() records it.
+[[nodiscard]] std::size_t last_call_threads();
+void set_last_call_threads(std::size_t threads);
 
 // describe_engine() writes one line about the process engine ("held, width 2, isa avx512",
 // or why there is none) into `text`. For the verbose log.

@@ -60,7 +60,12 @@ template <class Call>
 auto on_engine(const char* routine, Call&& call) {
   try {
     EngineLease lease;
-    if (engine::CpuEngine* engine = lease.engine()) return call(*engine);
+    set_last_call_threads(lease.threads());
+    if (engine::CpuEngine* engine = lease.engine()) {
+      // The calling thread's count (openblas_set_num_threads) caps the team for this call.
+      const engine::ThreadWidthLimit limit(lease.width_limit());
+      return call(*engine);
+    }
     SerialRunner serial;
     return call(serial);
   } catch (const std::exception& error) {

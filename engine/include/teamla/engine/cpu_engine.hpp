@@ -92,6 +92,26 @@ struct EngineCounters {
   std::uint64_t memory_fallbacks = 0;     // calls whose kernel ran with small stack blocks
 };
 
+// ThreadWidthLimit: while one is alive, the calls its thread makes on any CpuEngine use at
+// most `width` threads, the caller included (0: no limit; 1: every call runs on the caller).
+// The limit caps the team's width per call, so one engine serves callers that each want
+// their own thread count (the BLAS ABI's openblas_set_num_threads) without a team per
+// count. Limits nest: each restores the one it replaced. Only the thread's calls are
+// affected; use it on the thread that makes them.
+class ThreadWidthLimit {
+ public:
+  explicit ThreadWidthLimit(std::size_t width);
+  ThreadWidthLimit(const ThreadWidthLimit&) = delete;
+  ThreadWidthLimit& operator=(const ThreadWidthLimit&) = delete;
+  ~ThreadWidthLimit();
+
+  // current() is the calling thread's limit (0: none).
+  [[nodiscard]] static std::size_t current();
+
+ private:
+  std::size_t previous_;
+};
+
 class CpuEngine {
  public:
   // CpuEngine() is configured by EngineConfig::from_env(): the defaults, overridden by the
