@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contract covered: the thread-control calls of libteamla_blas.so from C, as declared by
    OpenBLAS's cblas.h, in a program linked with libteamla_blas.so ahead of OpenBLAS (the
    lookup order LD_PRELOAD gives). The counts round-trip; the local count returns the one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract covered: libteamla_blas.so's calls stay correct while other threads change the
 // thread counts (openblas_set_num_threads, openblas_set_num_threads_local), including the
 // engine's replacement by a wider one under calls in flight and the retired engine's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract covered: the thread-control calls of libteamla_blas.so (docs/blas.md, "Thread
 // control"), linked directly as a C program would. openblas_set_num_threads and
 // teamla_set_num_threads set one process-wide count that openblas_get_num_threads and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract covered: engine::ThreadWidthLimit. While one is alive, the calls its thread makes
 // reach their kernel with Exec::max_width set to the limit (and a limit of 1 without the
 // team); limits nest and restore; another thread's calls are unaffected; and a real call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The thread-control calls applications make on a BLAS: OpenBLAS's openblas_set_num_threads,
 // openblas_get_num_threads and openblas_set_num_threads_local, and teamla's own
 // teamla_set_num_threads and teamla_get_num_threads (docs/blas.md, "Thread control"). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A program that finds teamla's BLAS through an installed package (find_package(teamla)'s
    teamla::blas, pkg-config's teamla-blas, or CMake's FindBLAS with BLA_PKGCONFIG_BLAS) and
    calls it. teamla_get_num_threads exists in teamla's library only, so linking proves
