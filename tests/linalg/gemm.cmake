@@ -7,6 +7,10 @@ teamla_add_gtest(gemm_parallel_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_parallel_test.cpp
   LIBS teamla::linalg
   LABELS kernels)
+teamla_add_gtest(learned_width_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/learned_width_test.cpp
+  LIBS teamla::linalg
+  LABELS kernels SERIAL)
 # The width cap: affinity set and cgroup quota (it changes the test thread's affinity and
 # forks a child into a cgroup of its own).
 teamla_add_gtest(width_cap_test

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// learned_width_test.cpp: the learned rates of linalg/src/width_learn.cpp on a real 2-wide team.
+// The section cost it starts from is measured, so it runs alone (SERIAL): beside other tests
+// on a 2-CPU machine that measurement is a loaded machine's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "../../linalg/src/isa_dispatch.hpp"
+#include "../../linalg/src/width_internal.hpp"
+#include "linalg/naive.hpp"
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/linalg/workspace.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg {
+namespace {
+
+// LearnedWidth: plan_region() on a real 2-wide team, fed region times by the test, so that the
+// decision is the learner's alone (no kernel runs, nothing timed).
+class LearnedWidth : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
+    detail::set_section_observation(true);  // also forgets every learned rate
+    pool_ = team::Pool::builder().threads(2).build();
+    team_ = std::make_unique<team::Team>(pool_->acquire(2));
+    exec_.team = team_.get();
+    // A region the model puts at 40 section costs: the model alone always goes wide.
+    const double cost = team_->section_cost_ns(2);
+    flops_ = std::min(40 * cost, 0.8 * kLearnCeilingNs) * gemm_serial_gflops(8);
+  }
+  void TearDown() override { detail::set_section_observation(true); }
+  // feed(): `regions` plans, each reported as taking inline_ns at width 1, wide_ns wider;
+  // returns how many ran wide.
+  int feed(int regions, double inline_ns, double wide_ns) {
+    int wide = 0;
+    for (int i = 0; i < regions; ++i) {
+      const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+      wide += plan.width > 1 ? 1 : 0;
+      if (plan.timed) record_region(plan, plan.width > 1 ? wide_ns : inline_ns);
+    }
+    return wide;
+  }
+  std::unique_ptr<team::Pool> pool_;
+  std::unique_ptr<team::Team> team_;
+  Exec exec_;
+  double flops_ = 0;
+};
+
+TEST_F(LearnedWidth, ASizeClassWhereInlineRunsFasterGoesInline) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 3 * serial);  // learn: wide takes 3x the inline time
+  const int wide = feed(200, serial, 3 * serial);
+  EXPECT_LE(wide, 10) << "mostly inline; the rest re-measures the wide arm";
+  EXPECT_GE(wide, 1) << "the slower arm is still re-measured now and then";
+  EXPECT_GT(exec_.stats.learned_regions, 0U);
+}
+
+TEST_F(LearnedWidth, ASizeClassWhereWideRunsFasterGoesWide) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 0.55 * serial);
+  EXPECT_GE(feed(200, serial, 0.55 * serial), 180);
+}
+
+TEST_F(LearnedWidth, TheDecisionFollowsAChange) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 0.55 * serial);
+  feed(2000, serial, 3 * serial);  // the machine got busy: wide regions now lose
+  EXPECT_LE(feed(200, serial, 3 * serial), 10);
+}
+
+TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {
+  exec_.stats = {};
+  const RegionPlan plan = plan_region(RegionKind::gemm, 8, 100, exec_);
+  EXPECT_EQ(plan.width, 1U);
+  EXPECT_FALSE(plan.timed);
+  EXPECT_EQ(exec_.stats.learned_regions, 0U);
+}
+
+TEST_F(LearnedWidth, WithObservationOffTheModelDecides) {
+  detail::set_section_observation(false);
+  const double serial = flops_ / gemm_serial_gflops(8);
+  EXPECT_EQ(feed(100, serial, 3 * serial), 100) << "the model's width, whatever was reported";
+}
+
+}  // namespace
+}  // namespace teamla::linalg
