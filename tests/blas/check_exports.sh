@@ -3,7 +3,8 @@
 # BLAS/LAPACK/CBLAS routines (docs/blas.md) and nothing else: no teamla internals, no C++
 # runtime symbols.
 set -u
-expected="cblas_dgemm cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
+expected="cblas_dgemm cblas_dgemm_batch cblas_dgemm_batch_strided cblas_sgemm_batch
+cblas_sgemm_batch_strided cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
 dpotrf_ dpotrs_ dsyrk_ dtrsm_ sgemm_ spotrf_ spotrs_ ssyrk_ strsm_"
 actual=$(nm -D --defined-only "$1" | awk '{print $3}' | sort | tr '\n' ' ' | sed 's/ $//')
 want=$(echo $expected | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
