@@ -1,4 +1,5 @@
-// acquire_probe_107: how many separate processes fall into the faer#107 slow mode.
+// SPDX-License-Identifier: Apache-2.0
+// acquire_probe_107.cpp: how many separate processes fall into the faer#107 slow mode.
 //
 //   acquire_probe_107 [--processes 20] [--width W] [--cases gemm_new_pool,gemm_held_team,
 //                     chol_held_pool] [--arms legacy,staged,openblas[,passive]] [--json FILE]
@@ -24,6 +25,8 @@
 #include <vector>
 
 #include "acquire_probe_107.hpp"
+#include "common/args.hpp"
+#include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 
 extern char** environ;
@@ -72,14 +75,6 @@ ProbeArm parse_arm(const std::string& text) {
   throw std::invalid_argument("unknown arm " + text);
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 struct ChildReport {
   double median_us = 0, serial_us = 0;
   std::size_t max_width_used = 0, calls = 0;
@@ -123,13 +118,6 @@ ChildReport spawn_child(ProbeCase c, ProbeArm a, std::size_t width) {
   return report;
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 struct Cell {
   ProbeCase probe_case;
   ProbeArm arm;
@@ -159,8 +147,8 @@ std::string to_json(const std::vector<Cell>& cells, std::size_t width, std::size
     out << (i ? ",\n" : "\n") << "    {\"case\": \"" << name_of(cell.probe_case)
         << "\", \"arm\": \"" << name_of(cell.arm) << "\", \"processes\": " << medians.size()
         << ", \"failed_processes\": " << failed << ", \"slow_processes\": " << slow
-        << ", \"median_us\": " << median_of(medians)
-        << ", \"ideal_us\": " << median_of(serials) / static_cast<double>(width)
+        << ", \"median_us\": " << median(medians)
+        << ", \"ideal_us\": " << median(serials) / static_cast<double>(width)
         << ", \"max_width_used\": " << widest << ", \"medians_us\": [";
     for (std::size_t k = 0; k < medians.size(); ++k) out << (k ? ", " : "") << medians[k];
     out << "]}";
@@ -185,20 +173,20 @@ int run(int argc, char** argv) {
                                ProbeCase::chol_held_pool};
   std::vector<ProbeArm> arms{ProbeArm::legacy, ProbeArm::staged, ProbeArm::openblas};
   std::string json_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) throw std::invalid_argument("missing value after " + arg);
-    const std::string value = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (!cursor.has_value()) throw std::invalid_argument("missing value after " + arg);
+    const std::string value = cursor.value();
     if (arg == "--processes") {
       processes = std::stoul(value);
     } else if (arg == "--width") {
       width = std::stoul(value);
     } else if (arg == "--cases") {
       cases.clear();
-      for (const auto& name : split_commas(value)) cases.push_back(parse_case(name));
+      for (const auto& name : split_list(value)) cases.push_back(parse_case(name));
     } else if (arg == "--arms") {
       arms.clear();
-      for (const auto& name : split_commas(value)) arms.push_back(parse_arm(name));
+      for (const auto& name : split_list(value)) arms.push_back(parse_arm(name));
     } else if (arg == "--json") {
       json_path = value;
     } else {

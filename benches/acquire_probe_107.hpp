@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // acquire_probe_107.hpp: the cases and arms of the faer#107 probe, shared by its parent
 // (which spawns one process per case, arm and repetition) and the child that runs one.
 #pragma once

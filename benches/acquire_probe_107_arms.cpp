@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // acquire_probe_107_arms.cpp: one process of the faer#107 probe: one case under one arm.
 //
 // Cases (faer#107's arms, through the real kernels):
@@ -14,12 +15,13 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "acquire_probe_107.hpp"
+#include "common/matrices.hpp"
+#include "common/stats.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/machine.hpp"
@@ -39,42 +41,18 @@ using linalg::Uplo;
 
 double now_us() { return static_cast<double>(team::monotonic_ns()) / 1000.0; }
 
-double median_of(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  const std::size_t mid = samples.size() / 2;
-  return samples.size() % 2 ? samples[mid] : (samples[mid - 1] + samples[mid]) / 2;
-}
-
-std::vector<double> random_matrix(std::size_t rows, std::size_t cols, unsigned seed) {
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> uniform(-0.5, 0.5);
-  std::vector<double> values(rows * cols);
-  for (double& v : values) v = uniform(engine);
-  return values;
-}
-
-// A symmetric, strictly diagonally dominant (so positive definite) n x n matrix.
-std::vector<double> spd_matrix(std::size_t n) {
-  std::vector<double> a = random_matrix(n, n, 7);
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t i = j + 1; i < n; ++i) a[j * n + i] = a[i * n + j];
-    a[j * n + j] += static_cast<double>(n);
-  }
-  return a;
-}
-
 // The kernel call of a case, on an Exec (teamla) or on OpenBLAS. One instance per process.
 class Kernel {
  public:
   explicit Kernel(ProbeCase probe_case) : case_(probe_case) {
     if (case_ == ProbeCase::chol_held_pool) {
       n_ = 2048;
-      source_ = spd_matrix(n_);
+      source_ = spd_matrix(static_cast<long>(n_), 7);
       work_ = source_;
     } else {
       n_ = 128;
-      a_ = random_matrix(n_, n_, 1);
-      b_ = random_matrix(n_, n_, 2);
+      a_ = random_matrix(static_cast<long>(n_), static_cast<long>(n_), 1);
+      b_ = random_matrix(static_cast<long>(n_), static_cast<long>(n_), 2);
       work_ = std::vector<double>(n_ * n_, 0.0);
     }
   }
@@ -148,7 +126,7 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
   if (arm == ProbeArm::openblas) {
     kernel.run_openblas();  // warm-up
     result.serial_us =
-        median_of(time_calls(serial_calls, seconds, kernel, [&] { kernel.run_openblas(); }));
+        median(time_calls(serial_calls, seconds, kernel, [&] { kernel.run_openblas(); }));
     openblas_set_num_threads(static_cast<int>(width));
     kernel.prepare();
     kernel.run_openblas();
@@ -157,7 +135,7 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
   } else {
     kernel.run_teamla(serial);
     result.serial_us =
-        median_of(time_calls(serial_calls, seconds, kernel, [&] { kernel.run_teamla(serial); }));
+        median(time_calls(serial_calls, seconds, kernel, [&] { kernel.run_teamla(serial); }));
     const team::WaitPolicy policy = arm == ProbeArm::legacy    ? team::WaitPolicy::legacy
                                     : arm == ProbeArm::passive ? team::WaitPolicy::passive
                                                                : team::WaitPolicy::staged;
@@ -187,7 +165,7 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
       result.samples_us = time_calls(calls, seconds, kernel, call);
     }
   }
-  result.median_us = median_of(result.samples_us);
+  result.median_us = median(result.samples_us);
   return result;
 }
 

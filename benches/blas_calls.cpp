@@ -1,4 +1,5 @@
-// blas_calls: the per-call time distribution of dgemm_ through one BLAS library.
+// SPDX-License-Identifier: Apache-2.0
+// blas_calls.cpp: the per-call time distribution of dgemm_ through one BLAS library.
 //
 //   blas_calls --library PATH [--n 128] [--calls 2000] [--gap-us 0] [--out FILE]
 //
@@ -19,7 +20,13 @@
 #include <thread>
 #include <vector>
 
+#include "common/args.hpp"
+#include "common/stats.hpp"
+
 namespace {
+
+using teamla::bench::ArgCursor;
+using teamla::bench::quantile_of_sorted;
 
 using Dgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*,
                        const double*, const int*, const double*, const int*, const double*, double*,
@@ -34,10 +41,10 @@ struct Options {
 };
 
 bool parse(int argc, char** argv, Options& o) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) return false;
-    const char* value = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (!cursor.has_value()) return false;
+    const char* value = cursor.value();
     if (arg == "--library") {
       o.library = value;
     } else if (arg == "--n") {
@@ -53,11 +60,6 @@ bool parse(int argc, char** argv, Options& o) {
     }
   }
   return !o.library.empty() && o.n > 0 && o.calls > 0 && o.gap_us >= 0;
-}
-
-double quantile(const std::vector<double>& sorted, double q) {
-  const auto at = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
-  return sorted[std::min(at, sorted.size() - 1)];
 }
 
 }  // namespace
@@ -107,9 +109,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(out, "{\"n\": %d, \"calls\": %d, \"p50_us\": %.2f, \"p90_us\": %.2f, ", n, o.calls,
-               quantile(sorted, 0.5), quantile(sorted, 0.9));
-  std::fprintf(out, "\"p99_us\": %.2f, \"max_us\": %.2f, \"samples_us\": [", quantile(sorted, 0.99),
-               sorted.back());
+               quantile_of_sorted(sorted, 0.5), quantile_of_sorted(sorted, 0.9));
+  std::fprintf(out, "\"p99_us\": %.2f, \"max_us\": %.2f, \"samples_us\": [",
+               quantile_of_sorted(sorted, 0.99), sorted.back());
   for (std::size_t i = 0; i < us.size(); ++i) {
     std::fprintf(out, "%s%.2f", i == 0 ? "" : ",", us[i]);
   }

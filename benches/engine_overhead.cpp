@@ -1,4 +1,5 @@
-// engine_overhead: what CpuEngine adds to a call, against linalg::gemm called directly.
+// SPDX-License-Identifier: Apache-2.0
+// engine_overhead.cpp: what CpuEngine adds to a call, against linalg::gemm called directly.
 //
 // Serial mode, gemm 8x8x8 (a call small enough that the fixed cost shows), 21 rounds of
 // 20000 calls of each arm, the arms alternated within every round; prints the median and

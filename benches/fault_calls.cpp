@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fault_calls.cpp: one dgemm_ or dpotrf_ through a BLAS library (dlopen) while the system
 // refuses threads or large allocations, and whether it came back right: the figures of
 // docs/perf/faults.md (scripts/fault-table). The refusals are the fault-injection interposers

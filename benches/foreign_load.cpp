@@ -1,4 +1,5 @@
-// foreign_load: runs a command while N child processes each burn PCT % of a CPU.
+// SPDX-License-Identifier: Apache-2.0
+// foreign_load.cpp: runs a command while N child processes each burn PCT % of a CPU.
 //
 //   foreign_load --load N:PCT [--period-us P] [--duration-s D] [-- command args...]
 //
@@ -25,7 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
+
 namespace {
+
+using teamla::bench::ArgCursor;
 
 constexpr int kMaxChildren = 256;
 
@@ -53,14 +58,14 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
-      return argv[++i];
+      if (!cursor.has_value()) usage(("missing value after " + arg).c_str());
+      return cursor.value();
     };
     if (arg == "--") {
-      if (i + 1 < argc) options.command = argv + i + 1;
+      if (cursor.has_value()) options.command = cursor.rest();
       break;
     } else if (arg == "--load") {
       std::string spec = value();

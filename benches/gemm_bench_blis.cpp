@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_blis.cpp: the BLIS arm (typed API bli_?gemm; threads by
 // bli_thread_set_num_threads). Run it with BLIS_ARCH_TYPE=0 (skx kernels) on this CPU.
 #include <blis.h>

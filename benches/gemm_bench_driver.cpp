@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_driver.cpp: timing loop and JSON output of the gemm benchmarks.
 #include "gemm_bench_driver.hpp"
 
@@ -11,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "common/args.hpp"
 
 namespace teamla::bench {
 namespace {
@@ -123,9 +126,9 @@ int run_gemm_bench(GemmArm& arm, int argc, char** argv) {
   std::string type = "d";
   std::string json_path;
   std::vector<Shape> shapes = default_shapes();
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    const auto value = [&]() -> std::string { return cursor.has_value() ? cursor.value() : ""; };
     if (arg == "--threads") {
       threads = std::atoi(value().c_str());
     } else if (arg == "--type") {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_driver.hpp: the shared driver of the gemm benchmarks, one executable per arm.
 //
 // Each arm (teamla, OpenBLAS, BLIS, Eigen) is its own process, so that one library's idle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_eigen.cpp: the Eigen arm (noalias product on Maps; threads by Eigen::setNbThreads
 // under OpenMP). Compiled with the same ISA flags as teamla's AVX-512 kernels.
 #include <Eigen/Core>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_openblas.cpp: the OpenBLAS arm (cblas; threads by openblas_set_num_threads).
 // Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for its AVX-512 kernels.
 #include <cblas.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_bench_teamla.cpp: the teamla arm of the gemm benchmark (a held team of T threads).
 #include <memory>
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_dispatch_cost.cpp: measures what linalg/src/width.cpp's cost table holds: the time of
 // one empty section (dispatch + join) on a held team, per width and per kind:
 //   hot        back-to-back sections (members still spinning);
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/args.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
@@ -30,17 +32,16 @@ void busy_for_ns(std::uint64_t ns) {
 int main(int argc, char** argv) {
   std::vector<std::size_t> widths = {2};
   int samples = 200;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string arg = argv[i];
+  // Options come in pairs; an unknown one is skipped with its value.
+  for (teamla::bench::ArgCursor cursor(argc, argv); cursor.next() && cursor.has_value();) {
+    const std::string arg = cursor.name();
+    const std::string value = cursor.value();
     if (arg == "--samples") {
-      samples = std::atoi(argv[i + 1]);
+      samples = std::atoi(value.c_str());
     } else if (arg == "--widths") {
       widths.clear();
-      std::string list = argv[i + 1];
-      for (std::size_t pos = 0; pos < list.size();) {
-        const std::size_t comma = list.find(',', pos);
-        widths.push_back(std::stoul(list.substr(pos, comma - pos)));
-        pos = comma == std::string::npos ? list.size() : comma + 1;
+      for (const std::string& width : teamla::bench::split_list(value)) {
+        widths.push_back(std::stoul(width));
       }
     }
   }

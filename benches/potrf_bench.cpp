@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_bench.cpp: one arm of the Cholesky benchmark per process.
 //
 //   potrf_bench --arm teamla|openblas|eigen --threads T --type d|s --sizes 64,128,...
@@ -15,11 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "../linalg/src/chol_internal.hpp"
+#include "common/args.hpp"
+#include "common/matrices.hpp"
 #include "potrf_bench_arms.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
@@ -47,9 +49,9 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    const std::string value = argv[i + 1];
+  for (teamla::bench::ArgCursor cursor(argc, argv); cursor.next() && cursor.has_value();) {
+    const std::string key = cursor.name();
+    const std::string value = cursor.value();
     if (key == "--arm") {
       o.arm = value;
     } else if (key == "--threads") {
@@ -77,22 +79,6 @@ Options parse(int argc, char** argv) {
     }
   }
   return o;
-}
-
-template <class T>
-std::vector<T> spd_matrix(long n) {
-  std::mt19937_64 rng(static_cast<std::uint64_t>(n));
-  std::uniform_real_distribution<double> dist(-1, 1);
-  std::vector<T> a(static_cast<std::size_t>(n * n));
-  for (long j = 0; j < n; ++j) {
-    a[j + j * n] = static_cast<T>(n + 1);
-    for (long i = j + 1; i < n; ++i) {
-      const T v = static_cast<T>(dist(rng));
-      a[i + j * n] = v;
-      a[j + i * n] = v;
-    }
-  }
-  return a;
 }
 
 template <class T>
@@ -128,7 +114,7 @@ void bench(const Options& o) {
   if (o.arm == "openblas") openblas_set_num_threads(o.threads);
   if (o.arm == "eigen") teamla::bench::eigen_set_threads(o.threads);
   for (long n : o.sizes) {
-    const std::vector<T> original = spd_matrix<T>(n);
+    const std::vector<T> original = teamla::bench::spd_matrix<T>(n, static_cast<std::uint64_t>(n));
     std::vector<T> work(original.size());
     const double flops = static_cast<double>(n) * n * n / 3.0;
     const int reps = o.reps > 0 ? o.reps : static_cast<int>(std::clamp(3e9 / flops, 5.0, 400.0));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_bench_arms.hpp: the Eigen arm of potrf_bench, in a translation unit of its own so
 // that only it gets Eigen, OpenMP and the AVX-512 flags teamla's kernels use.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_bench_eigen.cpp: Eigen's LLT arm (in place on a Map, threads by Eigen::setNbThreads
 // under OpenMP). Compiled with the same ISA flags as teamla's AVX-512 kernels.
 #include <Eigen/Cholesky>

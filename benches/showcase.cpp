@@ -1,4 +1,5 @@
-// showcase: what teamla sees of this machine, then one table of teamla against OpenBLAS and
+// SPDX-License-Identifier: Apache-2.0
+// showcase.cpp: what teamla sees of this machine, then one table of teamla against OpenBLAS and
 // Eigen on gemm and Cholesky, and of a held engine against a per-call engine, quiet and
 // under a foreign load. scripts/demo runs it (with OpenBLAS's fair environment).
 //
@@ -20,20 +21,26 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
+#include "common/stats.hpp"
 #include "showcase.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
+#include "teamla/version.hpp"
 
 namespace {
 
 using namespace teamla::showcase;
+using teamla::bench::ArgCursor;
+using teamla::bench::floor_rank;
+using teamla::bench::upper_median;
 
 void print_machine() {
   using namespace teamla::team;
   const CpuInfo& cpu = cpu_info();
   const CpuFeatures& f = cpu.features;
-  std::printf("teamla showcase\n");
+  std::printf("teamla %s showcase\n", TEAMLA_VERSION_STRING);
   std::printf("  CPU       %s (%s, family %u model %u)\n", cpu.brand.c_str(), cpu.vendor.c_str(),
               cpu.family, cpu.model);
   std::printf("  CPUs      %u in the affinity set, %u online\n", affinity_cpu_count(),
@@ -89,18 +96,6 @@ void progress(const char* format, Args... args) {
   std::fprintf(stderr, format, args...);
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, static_cast<std::size_t>(p * double(values.size())))];
-}
-
 // DenseResults[arm]["gemm 64"] = the per-call seconds of each round.
 using DenseResults = std::map<std::string, std::map<std::string, std::vector<double>>>;
 
@@ -116,7 +111,7 @@ void print_dense_table(const DenseResults& results, const std::vector<std::strin
     for (std::size_t s = 0; s < count; ++s) {
       const auto& per_size = results.at(arm);
       const auto found = per_size.find(std::string(kind) + " " + std::to_string(sizes[s]));
-      const double seconds = found == per_size.end() ? 0 : median(found->second);
+      const double seconds = found == per_size.end() ? 0 : upper_median(found->second);
       const double gflops = seconds > 0 ? flops(sizes[s]) / seconds * 1e-9 : 0;
       std::printf("%9.1f", gflops);
       if (arm.rfind("teamla", 0) == 0) {
@@ -212,7 +207,7 @@ int run_show(int rounds, bool with_load) {
   }
   progress("\r");
   // A call is "slow" when it takes more than 10x the quiet held median: the faer#107 mark.
-  const double slow_us = 10 * median(quiet["held"]);
+  const double slow_us = 10 * upper_median(quiet["held"]);
   std::printf(
       "\nCpuEngine modes: gemm %ld, microseconds per call (slow: > %.0f us, 10x the quiet "
       "held median)\n",
@@ -228,8 +223,8 @@ int run_show(int rounds, bool with_load) {
     const auto slow =
         std::count_if(calls.begin(), calls.end(), [&](double us) { return us > slow_us; });
     char text[80];
-    std::snprintf(text, sizeof(text), "%6.0f %6.0f %8.0f %5.1f%%", median(calls),
-                  percentile(calls, 0.9), *std::max_element(calls.begin(), calls.end()),
+    std::snprintf(text, sizeof(text), "%6.0f %6.0f %8.0f %5.1f%%", upper_median(calls),
+                  floor_rank(calls, 0.9), *std::max_element(calls.begin(), calls.end()),
                   100.0 * double(slow) / double(calls.size()));
     return std::string(text);
   };
@@ -242,7 +237,7 @@ int run_show(int rounds, bool with_load) {
   std::printf(
       "\nFull reports: docs/perf/ (kernel comparisons, plots), docs/waits.md (the slow mode\n"
       "reproduced and fixed, with libgomp), docs/engine.md (modes, concurrency, errors),\n"
-      "bench/results/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
+      "build/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
       self_path().c_str());
   return 0;
 }
@@ -252,10 +247,10 @@ int run_show(int rounds, bool with_load) {
 int main(int argc, char** argv) {
   int rounds = 3;
   bool with_load = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--arm" && i + 1 < argc) {
-      const std::string arm = argv[++i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
+    if (arg == "--arm" && cursor.has_value()) {
+      const std::string arm = cursor.value();
       if (arm == "teamla") return run_dense_arm(*make_teamla_arm());
       if (arm == "openblas") return run_dense_arm(*make_openblas_arm());
       if (arm == "eigen") {
@@ -267,8 +262,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "showcase: unknown arm '%s'\n", arm.c_str());
       return 2;
     }
-    if (arg == "--rounds" && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
+    if (arg == "--rounds" && cursor.has_value()) {
+      rounds = std::max(1, std::atoi(cursor.value()));
     } else if (arg == "--no-load") {
       with_load = false;
     } else {

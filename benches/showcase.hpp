@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // showcase.hpp: the arms of the showcase (scripts/demo). Each arm runs in a process of its
 // own (showcase re-executes itself with --arm NAME), so that no library's idle threads steal
 // CPU from another's measurement; an arm prints "key value" lines that the parent gathers.

@@ -1,13 +1,15 @@
-// The showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky, the engine
-// comparison, and the measurement loop they share.
+// SPDX-License-Identifier: Apache-2.0
+// showcase_arms.cpp: the showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky,
+// the engine comparison, and the measurement loop they share.
 #include <cblas.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <vector>
 
+#include "common/matrices.hpp"
+#include "common/stats.hpp"
 #include "showcase.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/team/machine.hpp"
@@ -18,6 +20,9 @@ extern "C" void dpotrf_(const char* uplo, const int* n, double* a, const int* ld
 namespace teamla::showcase {
 namespace {
 
+using bench::random_matrix;
+using bench::spd_matrix;
+using bench::upper_median;
 using linalg::col_major;
 
 class TeamlaArm final : public DenseArm {
@@ -51,32 +56,10 @@ class OpenblasArm final : public DenseArm {
 
 double seconds_since(std::uint64_t start) { return double(team::monotonic_ns() - start) * 1e-9; }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
 // kMinCalls/kMinSeconds: each size is timed for at least this many calls and this long,
 // after one untimed warm-up call; the median per-call time is reported.
 constexpr int kMinCalls = 5;
 constexpr double kMinSeconds = 0.04;
-
-std::vector<double> random_matrix(long n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  std::vector<double> m(static_cast<std::size_t>(n * n));
-  for (double& x : m) x = dist(gen);
-  return m;
-}
-
-// A symmetric, strictly diagonally dominant (so SPD) matrix, in O(n^2).
-std::vector<double> spd_matrix(long n) {
-  std::vector<double> m = random_matrix(n, 7);
-  for (long j = 0; j < n; ++j)
-    for (long i = 0; i < j; ++i) m[std::size_t(i + j * n)] = m[std::size_t(j + i * n)];
-  for (long i = 0; i < n; ++i) m[std::size_t(i + i * n)] = double(n);
-  return m;
-}
 
 }  // namespace
 
@@ -86,7 +69,7 @@ std::string openblas_core() { return openblas_get_corename(); }
 
 int run_dense_arm(DenseArm& arm) {
   for (long n : kGemmSizes) {
-    const std::vector<double> a = random_matrix(n, 1), b = random_matrix(n, 2);
+    const std::vector<double> a = random_matrix(n, n, 1), b = random_matrix(n, n, 2);
     std::vector<double> c(a.size());
     arm.gemm(n, a.data(), b.data(), c.data());
     std::vector<double> times;
@@ -96,10 +79,10 @@ int run_dense_arm(DenseArm& arm) {
       arm.gemm(n, a.data(), b.data(), c.data());
       times.push_back(seconds_since(start));
     }
-    std::printf("gemm %ld %.9g\n", n, median(times));
+    std::printf("gemm %ld %.9g\n", n, upper_median(times));
   }
   for (long n : kCholSizes) {
-    const std::vector<double> spd = spd_matrix(n);
+    const std::vector<double> spd = spd_matrix(n, 7);
     std::vector<double> work = spd;
     if (arm.potrf(n, work.data()) != 0) {
       std::fprintf(stderr, "showcase: potrf %ld failed\n", n);
@@ -113,7 +96,7 @@ int run_dense_arm(DenseArm& arm) {
       arm.potrf(n, work.data());
       times.push_back(seconds_since(start));
     }
-    std::printf("potrf %ld %.9g\n", n, median(times));
+    std::printf("potrf %ld %.9g\n", n, upper_median(times));
   }
   return 0;
 }
@@ -124,7 +107,7 @@ int run_engine_arm(const std::string& mode) {
   if (mode == "per_call_legacy") config.wait_policy = team::WaitPolicy::legacy;
   engine::CpuEngine cpu(config);
   const long n = kEngineGemmSize;
-  const std::vector<double> a = random_matrix(n, 1), b = random_matrix(n, 2);
+  const std::vector<double> a = random_matrix(n, n, 1), b = random_matrix(n, n, 2);
   std::vector<double> c(a.size());
   auto gemm = [&] {
     cpu.gemm(linalg::Op::none, linalg::Op::none, 1.0, col_major(a.data(), n, n),

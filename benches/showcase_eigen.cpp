@@ -1,6 +1,7 @@
-// The showcase's Eigen arm: gemm by Eigen's product, Cholesky by LLT in place. Compiled with
-// the same ISA flags as teamla's AVX-512 kernels (run only where the CPU has them), and with
-// OpenMP when available so that Eigen's gemm uses every CPU like the other arms.
+// SPDX-License-Identifier: Apache-2.0
+// showcase_eigen.cpp: the showcase's Eigen arm: gemm by Eigen's product, Cholesky by LLT in place.
+// Compiled with the same ISA flags as teamla's AVX-512 kernels (run only where the CPU has them),
+// and with OpenMP when available so that Eigen's gemm uses every CPU like the other arms.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 

@@ -1,4 +1,5 @@
-// The showcase without Eigen (libeigen3-dev missing): the Eigen row is left out.
+// SPDX-License-Identifier: Apache-2.0
+// showcase_no_eigen.cpp: the showcase built without Eigen (libeigen3-dev missing): no Eigen row.
 #include "showcase.hpp"
 
 namespace teamla::showcase {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak: a long mixed run of checked BLAS/LAPACK calls from several application threads, half
 // on one shared CpuEngine and half through libteamla_blas.so, while the process forks and its
 // affinity changes under it (docs/perf/soak.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_backends.cpp: the soak's two ways to call the routines: libteamla_blas.so through
 // dlopen (as blas_calls does, so the library's own process engine and environment apply) and
 // a shared CpuEngine through an adapter that maps the reference flags to the engine's enums.

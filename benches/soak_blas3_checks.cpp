@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_blas3_checks.cpp: the checked gemm, trsm and syrk calls of the soak (soak_check.hpp).
 #include <algorithm>
 #include <cstdio>

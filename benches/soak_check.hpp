@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_check.hpp: the checked calls of the soak. Each builds its operands (column-major,
 // padded leading dimensions), makes one library call through a Backend, and compares the
 // result with a naive reference in double, entry by entry, against a rounding-error bound of

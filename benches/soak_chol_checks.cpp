@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_chol_checks.cpp: the checked potrf and potrs calls of the soak (soak_check.hpp).
 #include <algorithm>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_draw.cpp: the soak's random calls (routine, precision, shape, flags, scalars, padding),
 // and the bookkeeping every checked call goes through (Tracker, Verdict).
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_process.cpp: what the soak does to its own process while the calls run: fork()
 // children that call the library, affinity changes of every thread, and the RSS reading.
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // soak_report.cpp: the soak's verdict, its table on stdout and its JSON record.
 #include <cstdio>
 

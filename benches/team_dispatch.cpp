@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // team_dispatch.cpp: what one empty section costs, beside libgomp's empty `omp parallel`.
 //
 //   team_dispatch [--json FILE] [--rounds N]          dispatch costs (docs/team.md)
@@ -31,20 +32,19 @@
 #include <omp.h>
 #endif
 
+#include "common/args.hpp"
+#include "common/stats.hpp"
 #include "teamla/team/team_all.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using teamla::bench::ArgCursor;
+using teamla::bench::upper_median;
 using teamla::team::Pool;
 using teamla::team::Section;
 using teamla::team::Team;
 using teamla::team::WaitTuning;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 double ns_since(Clock::time_point start) {
   return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
@@ -76,7 +76,7 @@ double after_gap_ns(const Arm& arm, std::chrono::microseconds gap, int samples) 
     arm.dispatch();
     times.push_back(ns_since(start));
   }
-  return median(times);
+  return upper_median(times);
 }
 
 void run_dispatch(int rounds, const std::vector<std::uint32_t>& after_wake_arms, FILE* json) {
@@ -118,9 +118,9 @@ void run_dispatch(int rounds, const std::vector<std::uint32_t>& after_wake_arms,
                rounds);
   bool first = true;
   for (const auto& [key, values] : samples) {
-    std::printf("%-22s %12.0f\n", key.c_str(), median(values));
+    std::printf("%-22s %12.0f\n", key.c_str(), upper_median(values));
     std::fprintf(json, "%s\n    {\"case\": \"%s\", \"median_ns\": %.0f}", first ? "" : ",",
-                 key.c_str(), median(values));
+                 key.c_str(), upper_median(values));
     first = false;
   }
   std::fprintf(json, "\n  ]\n}\n");
@@ -197,9 +197,9 @@ void run_yield_study(int rounds, FILE* json) {
   bool first = true;
   for (const auto& [key, values] : samples) {
     const double worst = *std::max_element(values.begin(), values.end());
-    std::printf("%-34s %10.2f %10.2f\n", key.c_str(), median(values), worst);
+    std::printf("%-34s %10.2f %10.2f\n", key.c_str(), upper_median(values), worst);
     std::fprintf(json, "%s\n    {\"case\": \"%s\", \"median_ms\": %.3f, \"worst_ms\": %.3f}",
-                 first ? "" : ",", key.c_str(), median(values), worst);
+                 first ? "" : ",", key.c_str(), upper_median(values), worst);
     first = false;
   }
   std::fprintf(json, "\n  ]\n}\n");
@@ -212,16 +212,16 @@ int main(int argc, char** argv) {
   int rounds = 7;
   std::vector<std::uint32_t> after_wake_arms{WaitTuning{}.after_wake_polls};
   const char* json_path = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--yield-study") == 0) {
+  for (ArgCursor arg(argc, argv); arg.next();) {
+    if (arg.is("--yield-study")) {
       yield_study = true;
-    } else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
-    } else if (std::strcmp(argv[i], "--after-wake-polls") == 0 && i + 1 < argc) {
+    } else if (arg.is("--rounds") && arg.has_value()) {
+      rounds = std::max(1, std::atoi(arg.value()));
+    } else if (arg.is("--after-wake-polls") && arg.has_value()) {
       // An extra teamla arm with this after_wake_polls (A/B against the default).
-      after_wake_arms.push_back(static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10)));
-    } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-      json_path = argv[++i];
+      after_wake_arms.push_back(static_cast<std::uint32_t>(std::strtoul(arg.value(), nullptr, 10)));
+    } else if (arg.is("--json") && arg.has_value()) {
+      json_path = arg.value();
     } else {
       std::fprintf(stderr,
                    "usage: %s [--yield-study] [--rounds N] [--after-wake-polls N] [--json FILE]\n",

@@ -1,4 +1,5 @@
-// wait_scenarios: the faer#107 wait scenarios under one arm, as JSON.
+// SPDX-License-Identifier: Apache-2.0
+// wait_scenarios.cpp: the faer#107 wait scenarios under one arm, as JSON.
 //
 //   wait_scenarios --arm legacy|staged|passive|omp [--width W] [--scenarios a,b,...]
 //                  [--iters-per-us X] [--row-seconds S] [--min-calls N] [--calls-scale F]
@@ -29,26 +30,13 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
+#include "common/stats.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait_scenarios_common.hpp"
 
 namespace teamla::bench {
 namespace {
-
-double percentile(std::vector<double> samples, double fraction) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(fraction * samples.size()));
-  return samples[std::min(samples.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
-double median(const std::vector<double>& samples) {
-  if (samples.empty()) return 0;
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t mid = sorted.size() / 2;
-  return sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 std::string json_number(double value) {
   char text[64];
@@ -77,8 +65,8 @@ std::string to_json(const std::string& arm, const ScenarioOptions& options, unsi
     out << (i ? ",\n" : "\n") << "    {\"scenario\": \"" << row.scenario << "\", \"param\": \""
         << row.param << "\", \"calls\": " << row.samples_us.size()
         << ", \"median_us\": " << json_number(median(row.samples_us))
-        << ", \"p99_us\": " << json_number(percentile(row.samples_us, 0.99))
-        << ", \"max_us\": " << json_number(percentile(row.samples_us, 1.0))
+        << ", \"p99_us\": " << json_number(nearest_rank(row.samples_us, 0.99))
+        << ", \"max_us\": " << json_number(nearest_rank(row.samples_us, 1.0))
         << ", \"ideal_us\": " << json_number(row.ideal_us) << ", \"slow_fraction\": "
         << json_number(row.samples_us.empty() ? 0.0
                                               : static_cast<double>(slow) / row.samples_us.size());
@@ -96,14 +84,6 @@ std::string to_json(const std::string& arm, const ScenarioOptions& options, unsi
   return out.str();
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 // The wall time of the default spin budget, to compare with the gaps it must bridge.
 void print_pause_cost() {
   constexpr int kPolls = 300000;
@@ -114,7 +94,7 @@ void print_pause_cost() {
     runs_ms.push_back((now_us() - start) / 1000);
   }
   std::printf("%d polls: best %.2f ms (%.1f ns per poll), median %.2f ms\n", kPolls,
-              percentile(runs_ms, 0), percentile(runs_ms, 0) * 1e6 / kPolls, median(runs_ms));
+              nearest_rank(runs_ms, 0), nearest_rank(runs_ms, 0) * 1e6 / kPolls, median(runs_ms));
 }
 
 [[noreturn]] void usage(const std::string& why) {
@@ -134,11 +114,11 @@ int run(int argc, char** argv) {
   double iterations_per_us = 0;
   const unsigned cpus = team::affinity_cpu_count();
   options.width = cpus;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
+  for (ArgCursor cursor(argc, argv); cursor.next();) {
+    const std::string arg = cursor.name();
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + arg);
-      return argv[++i];
+      if (!cursor.has_value()) usage("missing value after " + arg);
+      return cursor.value();
     };
     if (arg == "--pause-cost") {
       print_pause_cost();
@@ -151,7 +131,7 @@ int run(int argc, char** argv) {
     } else if (arg == "--width") {
       options.width = std::stoul(value());
     } else if (arg == "--scenarios") {
-      options.scenarios = split_commas(value());
+      options.scenarios = split_list(value());
     } else if (arg == "--iters-per-us") {
       iterations_per_us = std::stod(value());
     } else if (arg == "--row-seconds") {

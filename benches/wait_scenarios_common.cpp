@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_scenarios_common.cpp: the calibrated work and the scenario helpers of wait_scenarios.
 #include <algorithm>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_scenarios_common.hpp: what the arms of wait_scenarios share: the calibrated work, the
 // scenario options, the repetition loop, and the rows they report.
 //

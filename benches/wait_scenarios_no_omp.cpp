@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_scenarios_no_omp.cpp: stands in for the libgomp arm when OpenMP is not available.
 #include <stdexcept>
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_scenarios_teamla.cpp: the wait scenarios on a teamla pool under one wait policy
 // (legacy: the base that reproduces the slow mode; staged: the fix).
 #include <chrono>

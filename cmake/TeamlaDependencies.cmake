@@ -43,6 +43,25 @@ if(TEAMLA_BUILD_TESTS OR TEAMLA_BUILD_BENCHES)
     message(STATUS "teamla: OpenMP not found: the libgomp arms of the benches are off")
   endif()
 
+  # MPI and ScaLAPACK (libopenmpi-dev, libscalapack-openmpi-dev) for the distributed drivers
+  # (tests/mpi). ScaLAPACK is found through pkg-config: Debian 12's CMake config for it names
+  # /usr/lib/libscalapack-openmpi.so.2.2.1, which the package does not ship, and that is a
+  # fatal configure error. The Open MPI build is the one that matches the MPI found here.
+  find_package(MPI COMPONENTS C)
+  find_package(PkgConfig)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(TEAMLA_SCALAPACK IMPORTED_TARGET scalapack-openmpi)
+  endif()
+  if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND TEAMLA_SCALAPACK_FOUND)
+    set(TEAMLA_DISTRIBUTED ON)
+    message(STATUS "teamla: ScaLAPACK ${TEAMLA_SCALAPACK_VERSION} over MPI ${MPI_C_VERSION} "
+                   "(${MPIEXEC_EXECUTABLE}): the distributed drivers are on")
+  else()
+    set(TEAMLA_DISTRIBUTED OFF)
+    message(STATUS "teamla: MPI or ScaLAPACK not found (libopenmpi-dev, openmpi-bin, "
+                   "libscalapack-openmpi-dev): the distributed drivers are off")
+  endif()
+
   find_path(TEAMLA_RELACY_INCLUDE relacy/relacy.hpp)
   if(TEAMLA_RELACY_INCLUDE)
     message(STATUS "teamla: Relacy found: model checks are on")

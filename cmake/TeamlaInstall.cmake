@@ -9,6 +9,8 @@ install(TARGETS teamla_team teamla_linalg teamla_engine
 foreach(module team linalg engine)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${module}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
+install(FILES ${PROJECT_BINARY_DIR}/generated/include/teamla/version.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/teamla)
 if(TARGET teamla_blas)
   install(TARGETS teamla_blas LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()

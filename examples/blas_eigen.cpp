@@ -1,4 +1,5 @@
-// blas_eigen: Eigen with EIGEN_USE_BLAS, running its BLAS calls on teamla via LD_PRELOAD.
+// SPDX-License-Identifier: Apache-2.0
+// blas_eigen.cpp: Eigen with EIGEN_USE_BLAS, running its BLAS calls on teamla via LD_PRELOAD.
 //
 // Built against the system BLAS (libblas.so.3), like any EIGEN_USE_BLAS program; run as
 //

@@ -1,4 +1,5 @@
-// counters: what an engine reports about itself: mode, width, ISA, the last call, and the
+// SPDX-License-Identifier: Apache-2.0
+// counters.cpp: what an engine reports about itself: mode, width, ISA, the last call, and the
 // pool's wait counters (sections dispatched, sleeps, parks, preemptions seen, throttling).
 #include <cstdio>
 #include <vector>

@@ -1,4 +1,5 @@
-// held_vs_per_call: the same small gemm in a loop on a held engine and on a per_call engine
+// SPDX-License-Identifier: Apache-2.0
+// held_vs_per_call.cpp: the same small gemm in a loop on a held engine and on a per_call engine
 // (a fresh pool per call, as faer's with_team does), rounds alternated, medians printed.
 // The per_call engine pays thread creation and a new pool's warm-up on every call.
 //

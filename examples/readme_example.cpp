@@ -1,4 +1,5 @@
-// readme_example: the README's example, verbatim between the markers, kept compiling by ctest
+// SPDX-License-Identifier: Apache-2.0
+// readme_example.cpp: the README's example, verbatim between the markers, kept compiling by ctest
 // (example_readme_example runs it; example_readme_in_sync compares it with README.md).
 // README-BEGIN
 #include <teamla/engine/cpu_engine.hpp>

@@ -1,4 +1,5 @@
-// spd_solve_arrays: solve A X = B for a symmetric positive definite A held in plain arrays,
+// SPDX-License-Identifier: Apache-2.0
+// spd_solve_arrays.cpp: solve A X = B for a symmetric positive definite A held in plain arrays,
 // column-major, with CpuEngine. Checks the residual and exits 1 if it is not small.
 #include <cmath>
 #include <cstdio>

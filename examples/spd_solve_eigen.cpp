@@ -1,4 +1,5 @@
-// spd_solve_eigen: the same solve on Eigen matrices, row-major A and column-major B, in
+// SPDX-License-Identifier: Apache-2.0
+// spd_solve_eigen.cpp: the same solve on Eigen matrices, row-major A and column-major B, in
 // place (no copies into teamla's format), checked against Eigen's own LLT.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_scenarios_omp.cpp: the wait scenarios under libgomp with its default settings, the
 // reference of criterion (c). A teamla section maps to one `#pragma omp parallel` region of
 // `width` threads (libgomp keeps its pool hot between regions, as a held team is); a split

@@ -1,4 +1,5 @@
-// The engine's configuration: Mode names and the one reader of the environment.
+// SPDX-License-Identifier: Apache-2.0
+// config.cpp: the engine's configuration: Mode names and the one reader of the environment.
 #include <cstdlib>
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,5 @@
-// CpuEngine: construction, the per-call team, bookkeeping and introspection.
+// SPDX-License-Identifier: Apache-2.0
+// cpu_engine.cpp: CpuEngine's construction, the per-call team, bookkeeping and introspection.
 #include <new>
 #include <optional>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // engine_impl.hpp: CpuEngine's state and the dispatch every routine goes through.
 // Internal to engine/ (tests may include it to inject faults through dispatch()).
 //

@@ -1,4 +1,6 @@
-// CpuEngine's routines: validate every argument, then run the linalg kernel under dispatch().
+// SPDX-License-Identifier: Apache-2.0
+// routines.cpp: CpuEngine's routines: validate every argument, then run the linalg kernel under
+// dispatch().
 #include "engine_impl.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"

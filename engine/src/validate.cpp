@@ -1,5 +1,7 @@
-// Argument checks of the engine's routines. Messages follow one pattern: the argument, its
-// value, and what it had to be, e.g. "teamla::gemm: ldc = 3 is smaller than the rows of C (5)".
+// SPDX-License-Identifier: Apache-2.0
+// validate.cpp: argument checks of the engine's routines. Messages follow one pattern: the
+// argument, its value, and what it had to be, e.g. "teamla::gemm: ldc = 3 is smaller than the rows
+// of C (5)".
 #include "validate.hpp"
 
 #include <algorithm>

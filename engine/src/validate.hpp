@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // validate.hpp: the engine's argument checks, run before a call takes the team or writes.
 //
 // Each check throws linalg::InvalidArgument naming the routine, the argument and its value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_common.cpp: argument checks, scratch memory, leaf-kernel dispatch and the balanced
 // column split shared by TRSM, SYRK, POTRF and POTRS.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_internal.hpp: the pieces TRSM, SYRK, POTRF and POTRS share (library-private).
 //
 // All four routines reduce their cases to a few canonical ones through view identities

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_leaf_avx2_kernels.cpp: the TRSM/POTRF leaf kernels compiled for the avx2 ISA (flags from the
 // file name).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_leaf_portable.cpp: the TRSM/POTRF leaf kernels compiled for the portable ISA (baseline
 // x86-64, no flags).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm.cpp: argument checks, layout normalisation and the BLIS loop nest of gemm().
 //
 // The loop nest (BLIS): for jc (nc columns of C) / pc (kc of k): pack B's kc x nc panel;

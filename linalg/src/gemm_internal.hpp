@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_internal.hpp (internal): the GEMM machinery for reuse by TRSM, SYRK and POTRF.
 //
 // Everything here works on column-major C and on operands given by strides, with all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa.cpp: the one place where the kernel ISA is chosen (cpuid, TEAMLA_ISA, test hooks).
 #include <atomic>
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa_dispatch.hpp (internal): the kernel registration tables and the run-time choice.
 //
 // Each ISA registers one table (isa_table_<isa>.cpp) holding, per scalar type, its

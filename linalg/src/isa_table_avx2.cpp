@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa_table_avx2.cpp: the registration table of the AVX2+FMA kernels.
 //
 // Measured on the reference machine (AMD EPYC VM, Zen 4 class, L1d 32 KiB, L2 1 MiB) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa_table_avx512.cpp: the registration table of the AVX-512 kernels.
 //
 // Measured on the reference machine: AMD EPYC VM, family 25 model 17 (Zen 4 class: 512-bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pack.hpp (internal): packing of A and B blocks into the micro-panel formats of the
 // microkernels (isa_dispatch.hpp describes the formats).
 //
@@ -93,6 +94,39 @@ void pack_a_panels(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T
 template <class Isa, class T, int NR>
 void pack_b_panels(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T* dst) {
   pack_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
+}
+
+// pack_b_transposed(): pack_b_panels with its common case, column-major B (rs == 1), handed
+// to an ISA's in-register transpose. Each packed row gathers NR columns, so blocks of NR
+// k-steps of NR columns are loaded as NR column vectors and transposed:
+// transpose_block(col, cs, out) reads column j's NR values at col + j*cs and writes the NR
+// packed rows of NR values at out. The k-steps past the last whole block and the columns past
+// the last whole panel take the scalar paths.
+template <class Isa, class T, int NR, class TransposeBlock>
+[[gnu::always_inline]] inline void pack_b_transposed(index_t kc, index_t nc, const T* b, index_t rs,
+                                                     index_t cs, T* dst,
+                                                     TransposeBlock transpose_block) {
+  if (rs != 1 || cs == 1) {
+    pack_b_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
+    return;
+  }
+  const index_t full = nc / NR * NR;
+  for (index_t j0 = 0; j0 < full; j0 += NR) {
+    const T* col = b + j0 * cs;
+    index_t p = 0;
+    for (; p + NR <= kc; p += NR) {
+      transpose_block(col + p, cs, dst + p * NR);
+    }
+    for (; p < kc; ++p) {
+      for (int j = 0; j < NR; ++j) {
+        dst[p * NR + j] = col[j * cs + p];
+      }
+    }
+    dst += kc * NR;
+  }
+  if (full < nc) {
+    pack_b_panels<Isa, T, NR>(kc, nc - full, b + full * cs, rs, cs, dst);
+  }
 }
 
 }  // namespace teamla::linalg::detail

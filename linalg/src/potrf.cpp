@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf.cpp: Cholesky factorization, blocked right-looking, LAPACK-exact on failure.
 //
 // The upper case is the lower case of the transposed view (A = U^T U is A^T = L L^T with
@@ -7,9 +8,9 @@
 //   2. the panel below it is solved, L21 = A21 * L11^-T;
 //   3. the trailing triangle is updated, A22 -= L21 * L21^T.
 // Inline, 2 and 3 are trsm_left_serial and syrk_lower_cols. On a team they share one
-// section (potrf_step.cpp: the panel's rows split, one barrier, then trailing tiles claimed
-// from a counter); the cost model picks each step's width from the step's flops (counting the
-// section and its barrier), so small matrices and the last steps run inline. Lookahead (on
+// claimed section (potrf_step.cpp: the panel's row groups, then trailing tiles that wait for
+// every group); the cost model picks each step's width from the step's flops and the
+// measured section cost, so small matrices and the last steps run inline. Lookahead (on
 // with the deeper blocks, see lookahead_enabled()): the tiles of the next diagonal block come
 // first, and the participant that finishes them factors that block inside the section.
 //

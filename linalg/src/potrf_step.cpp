@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_step.cpp: one blocked Cholesky step on a claimed section: the panel solve, then the
 // trailing update in tiles, every piece a unit claimed in order.
 //
@@ -146,6 +147,52 @@ void solve_into_panels(const detail::KernelFns<T>& f, const LeafKernels<T>& leaf
   }
 }
 
+// StepBuffers: the step's shared buffer, [L11 packed | A21 packed as A | A21 packed as B];
+// offsets of 64 elements keep the panels' starts on cache lines. tri is null when the
+// workspace could not grow to `bytes`.
+template <class T>
+struct StepBuffers {
+  T* tri = nullptr;
+  T* a_packed = nullptr;
+  T* b_packed = nullptr;
+  std::size_t bytes = 0;
+};
+
+template <class T>
+StepBuffers<T> step_buffers(Workspace& ws, index_t kb, index_t m2, index_t mr, index_t nr) {
+  const auto round64 = [](index_t e) { return (e + 63) / 64 * 64; };
+  const index_t tri_elems = round64(triangle_elems(kb, nr));
+  const index_t a_elems = round64((m2 + mr - 1) / mr * mr * kb);
+  const index_t b_elems = (m2 + nr - 1) / nr * nr * kb;
+  StepBuffers<T> b;
+  b.bytes = static_cast<std::size_t>(tri_elems + a_elems + b_elems) * sizeof(T);
+  b.tri = static_cast<T*>(ws.try_shared_buffer(b.bytes));
+  if (b.tri != nullptr) {
+    b.a_packed = b.tri + tri_elems;
+    b.b_packed = b.a_packed + a_elems;
+  }
+  return b;
+}
+
+// update_tile(): the trailing update of the side x side tile at (i_begin, j_begin) of
+// `trailing` (m2 x m2, clipped), from the packed panels.
+template <class T>
+void update_tile(const detail::KernelFns<T>& f, bool lower, index_t i_begin, index_t j_begin,
+                 index_t side, index_t kb, const T* a_packed, const T* b_packed,
+                 MatrixView<T> trailing) {
+  const index_t m2 = trailing.rows;
+  const index_t i_end = std::min(m2, i_begin + side);
+  const index_t j_end = std::min(m2, j_begin + side);
+  for (index_t j = j_begin; j < j_end; j += f.nr) {
+    const T* b_panel = b_packed + j * kb;
+    for (index_t i = i_begin; i < i_end; i += f.mr) {
+      triangle_tile(f, lower, i, j, std::min<index_t>(f.mr, i_end - i),
+                    std::min<index_t>(f.nr, j_end - j), kb, a_packed + i * kb, b_panel,
+                    trailing.data + i + j * trailing.ld, trailing.ld, T(-1), T(1));
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -165,25 +212,19 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   const index_t rs = panel.row_stride();
   const index_t cs = panel.col_stride();
 
-  // Shared buffer: [L11 packed | A21 packed as A | A21 packed as B]; offsets of 64 elements
-  // keep the panels' starts on cache lines.
-  const auto round64 = [](index_t e) { return (e + 63) / 64 * 64; };
-  const index_t tri_elems = round64(triangle_elems(kb, nr));
-  const index_t a_elems = round64((m2 + mr - 1) / mr * mr * kb);
-  const index_t b_elems = (m2 + nr - 1) / nr * nr * kb;
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
-  const auto shared_bytes = static_cast<std::size_t>(tri_elems + a_elems + b_elems) * sizeof(T);
-  T* tri = static_cast<T*>(ws.try_shared_buffer(shared_bytes));
-  if (tri == nullptr) {
+  const StepBuffers<T> buffers = step_buffers<T>(ws, kb, m2, mr, nr);
+  if (buffers.tri == nullptr) {
     // No memory for the packed panels: the step's inline form, which packs on the stack when
     // it must (small_blocks.hpp).
-    team::note_shortfall(team::Shortfall::memory, shared_bytes);
+    team::note_shortfall(team::Shortfall::memory, buffers.bytes);
     trsm_left_serial<T>(true, false, l11, panel.transposed());
     syrk_lower_cols<T>(T(-1), MatrixView<const T>(panel), T(1), trailing, 0, m2);
     return kStepNotAhead;
   }
-  T* a_packed = tri + tri_elems;
-  T* b_packed = a_packed + a_elems;
+  T* tri = buffers.tri;
+  T* a_packed = buffers.a_packed;
+  T* b_packed = buffers.b_packed;
   const T* rdiag = tri + chunk_offset((kb + nr - 1) / nr, nr);
   if (!triangle_packed) pack_triangle(l11, nr, tri);
   const LeafKernels<T>& leaf = leaf_kernels<T>();
@@ -214,18 +255,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
     index_t tj = 0;
     order.at(idx, ti, tj);
     if (!lower) std::swap(ti, tj);
-    const index_t i_begin = ti * side;
-    const index_t i_end = std::min(m2, i_begin + side);
-    const index_t j_begin = tj * side;
-    const index_t j_end = std::min(m2, j_begin + side);
-    for (index_t j = j_begin; j < j_end; j += nr) {
-      const T* b_panel = b_packed + j * kb;
-      for (index_t i = i_begin; i < i_end; i += mr) {
-        triangle_tile(f, lower, i, j, std::min(mr, i_end - i), std::min(nr, j_end - j), kb,
-                      a_packed + i * kb, b_panel, trailing.data + i + j * trailing.ld, trailing.ld,
-                      T(-1), T(1));
-      }
-    }
+    update_tile(f, lower, ti * side, tj * side, side, kb, a_packed, b_packed, trailing);
     if (idx < order.priority_count() &&
         priority_done.fetch_add(1, std::memory_order_acq_rel) + 1 == order.priority_count()) {
       next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));

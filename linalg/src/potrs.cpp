@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrs.cpp: solve A X = B with the Cholesky factor from potrf.
 //
 // Lower: L Y = B, then L^T X = Y. Upper: U^T Y = B, then U X = Y. Both are canonical

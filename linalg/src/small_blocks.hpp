@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // small_blocks.hpp (internal): the blocking a kernel falls back to when its workspace cannot
 // grow (a cgroup memory limit, RLIMIT_AS): packed blocks small enough for a fixed buffer on
 // the calling thread's stack, so that the call still computes its result with no new memory.

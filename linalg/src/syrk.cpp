@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // syrk.cpp: symmetric rank-k update of one triangle: checks and the parallel split.
 //
 // Reduced to the lower triangle of C (an upper triangle is the lower triangle of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // syrk_serial.cpp: the serial SYRK loop nest, one triangle of C = alpha*A*A^T + beta*C.
 //
 // The BLIS loops of gemm (jc / pc / ic / jr / ir), with both packed operands taken from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // syrk_tiles.hpp (internal): register tiles of a SYRK-shaped update against one triangle.
 //
 // Used by the serial SYRK loop nest (syrk_serial.cpp) and the Cholesky step on a team

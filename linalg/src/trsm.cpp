@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // trsm.cpp: triangular solve with many right-hand sides, on gemm.
 //
 // Every case is reduced to "left side, no transpose, lower or upper" by view identities:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // width.cpp: the dispatch cost table and the width choice (see width.hpp).
 #include "teamla/linalg/width.hpp"
 

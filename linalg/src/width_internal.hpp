@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // width_internal.hpp (internal): the width model's shared pieces and its test hooks.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // width_learn.cpp: plan_region() and record_region(): the width a region runs at, from the
 // measured section cost and the rates learned from the regions this process ran (width.hpp).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // workspace.cpp: growing, page-aligned buffers (see workspace.hpp).
 #include "teamla/linalg/workspace.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // env.cpp: PoolBuilder::apply_env(), the one place the TEAMLA_* runtime variables are read.
 #include <charconv>
 #include <chrono>

@@ -1,7 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool.cpp: PoolBuilder, Pool, acquisition and the worker threads' loop.
-#include <pthread.h>
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -10,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "platform/thread.hpp"
 #include "pool_impl.hpp"
 #include "reservoir.hpp"
 #include "teamla/team/machine.hpp"
@@ -78,7 +77,7 @@ std::unique_ptr<Pool> PoolBuilder::build() const {
         // Built without allocating: the worker must not fail where no one could catch it.
         char full[16];
         std::snprintf(full, sizeof full, "%s-%zu", state.name.c_str(), slot.index);
-        pthread_setname_np(pthread_self(), full);
+        platform::set_thread_name(full);
         if (state.on_start) state.on_start(slot.index);
         serve_jobs(state, slot, true);
       });
@@ -176,7 +175,7 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
   int leader_cpu = -1;  // where the leader of the last section ran (spin_phase's avoid_cpu)
   for (;;) {
     const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
-    slot.cpu.store(sched_getcpu(), std::memory_order_relaxed);
+    slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
     wait_until(
         pool, WaitSite::member, slot.parker,
         [&] { return slot.posted.load(std::memory_order_acquire) != seen; },
@@ -198,7 +197,7 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
       case JobKind::run: {
         Section::Shared& shared = *job.shared;
         Section section(&shared, job.rank, shared.width);
-        slot.cpu.store(sched_getcpu(), std::memory_order_relaxed);
+        slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
         try {
           shared.fn(shared.ctx, section);
         } catch (...) {
@@ -209,7 +208,7 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
         // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
         // member keeps its full spin there even when it runs beside the leader.
         leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
-        const bool beside_leader = sched_getcpu() == leader_cpu;
+        const bool beside_leader = platform::current_cpu() == leader_cpu;
         const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
         short_spin = woke_leader && beside_leader;
         break;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool_impl.hpp: the runtime-private state of a pool, its workers, teams and sections.
 //
 // Threads and ownership:
@@ -61,7 +62,7 @@ struct alignas(64) WorkerSlot {
   // The board of the claimed sections led by a team whose first member is this worker. It
   // lives as long as the pool, so a member that reads it late never reads freed memory.
   alignas(64) ClaimBoard board;
-  // The CPU the worker ran on when it last began a wait or a job (sched_getcpu), read by the
+  // The CPU the worker ran on when it last began a wait or a job (current_cpu()), read by the
   // leader's waits to tell whether this worker is stacked on the leader's CPU.
   std::atomic<int> cpu{-1};
   std::size_t index = 0;
@@ -166,7 +167,7 @@ struct Section::Shared {
   Pool::Impl* pool;
   sync::Completion<sync::StdSync> done;
   sync::Barrier<sync::StdSync> barrier;
-  // The leader's CPU (sched_getcpu) at the start and at each of its waits, read by members.
+  // The leader's CPU (current_cpu()) at the start and at each of its waits, read by members.
   std::atomic<int> leader_cpu{-1};
   // The members' slots (ranks 1 .. width-1), whose `cpu` the leader's waits read.
   WorkerSlot* const* member_slots = nullptr;

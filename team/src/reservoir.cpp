@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // reservoir.cpp: idle pools kept for reuse (see reservoir.hpp).
 #include "reservoir.hpp"
 

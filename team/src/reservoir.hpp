@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // reservoir.hpp: idle pools kept for reuse (PoolBuilder::reuse_threads).
 //
 // A pool built per call used to spawn its workers and join them every call; a spawned worker

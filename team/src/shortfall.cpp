@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shortfall.cpp: the process-wide shortfall counts and their one-line reports.
 #include "teamla/team/shortfall.hpp"
 

@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
 // team.cpp: Team (run, fork, release), Section::barrier and section failure.
-#include <sched.h>
-
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "platform/affinity.hpp"
+#include "platform/thread.hpp"
 #include "pool_impl.hpp"
 #include "teamla/team/machine.hpp"
 #include "wait/staged_wait.hpp"
@@ -29,7 +29,7 @@ namespace {
 // at the step's barrier for it; the step took 12-17 ms instead of 2.5 ms (docs/team.md, "Stacked
 // waits").
 bool shares_cpu_with_partner(Section::Shared& shared, std::size_t rank) {
-  const int cpu = sched_getcpu();
+  const int cpu = platform::current_cpu();
   if (rank != 0) return cpu == shared.leader_cpu.load(std::memory_order_relaxed);
   shared.leader_cpu.store(cpu, std::memory_order_relaxed);
   for (std::size_t member = 0; member + 1 < shared.width; ++member) {
@@ -76,7 +76,7 @@ void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
       if (poll < detail::kLegacyOversubscribedPauses) {
         cpu_relax();
       } else {
-        sched_yield();
+        platform::yield_now();
       }
     }
   } else if (!brief_spin(*shared.pool, done)) {
@@ -93,7 +93,7 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
   while (board.claim(generation, unit)) {
     // The claim keeps the section open (its join waits for this unit): `shared` is live.
     Section section(shared, rank, shared->width);
-    if (ran == 0 && rank != 0 && leader_cpu >= 0 && sched_getcpu() == leader_cpu &&
+    if (ran == 0 && rank != 0 && leader_cpu >= 0 && platform::current_cpu() == leader_cpu &&
         platform::step_off_cpu(leader_cpu)) {
       // A member woken onto its leader's CPU (this VM's kernel places a wakee beside its
       // waker) would only take turns with the leader: it moves to another CPU first.
@@ -171,7 +171,7 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   }
   Pool::Impl& pool = *members_->pool;
   Section::Shared shared(fn, ctx, width, pool);
-  shared.leader_cpu.store(sched_getcpu(), std::memory_order_relaxed);
+  shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
   shared.member_slots = members_->workers.data();
   // Highest rank first: in a fork, a child leader posts to the ranks above it, and by the time
   // it sees its own job those ranks already hold theirs, so its posts queue behind them.
@@ -234,7 +234,7 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   Section::Shared shared(nullptr, ctx, width, pool);
   shared.unit_fn = fn;
   shared.board = &board;
-  shared.leader_cpu.store(sched_getcpu(), std::memory_order_relaxed);
+  shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
   shared.member_slots = members_->workers.data();
   shared.generation = board.open(static_cast<std::uint32_t>(units));
   // Members in wake order (the one that ran last first); one still busy with an earlier
@@ -300,7 +300,7 @@ double Team::section_cost_ns(std::size_t width) {
            claimed.load(std::memory_order_acquire) < width && monotonic_ns() - t0 < kRendezvousNs;
            ++poll) {
         if (yield && poll >= pool.tuning.after_wake_polls) {
-          sched_yield();
+          platform::yield_now();
         } else {
           cpu_relax();
         }

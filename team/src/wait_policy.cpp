@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_policy.cpp: names of the wait policies and counter arithmetic.
 #include "teamla/team/wait_policy.hpp"
 

@@ -58,7 +58,8 @@ function(teamla_blas_width_test name width)
                                            ${teamla_blas_so} call)
   set_tests_properties(blas.width.${name} PROPERTIES
     LABELS "unit" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "dgemm_ served by teamla \\(engine held, width ${width},")
+    PASS_REGULAR_EXPRESSION
+    "teamla_blas: teamla ${PROJECT_VERSION}[\r\n]+teamla_blas: dgemm_ served by teamla \\(engine held, width ${width},")
 endfunction()
 set(teamla_blas_env ${CMAKE_COMMAND} -E env --unset=TEAMLA_NUM_THREADS
                     --unset=OPENBLAS_NUM_THREADS --unset=OMP_NUM_THREADS TEAMLA_BLAS_VERBOSE=1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // blas_abi.hpp: the prototypes of what libteamla_blas.so exports, as a C or Fortran caller
 // sees them (Fortran hidden string lengths omitted, as C callers do), for the tests.
 #pragma once

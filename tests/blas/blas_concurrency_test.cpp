@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// blas_concurrency_test.cpp: libteamla_blas.so under concurrent callers.
+//
 // Contract covered: libteamla_blas.so's process-wide engine under concurrent callers. More
 // callers than CPUs call the exported routines at once (most find the engine's team busy and
 // run on their own thread); each gets its own correct result. Runs under tsan in CI.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// blas_errors_test.cpp: illegal arguments and edge semantics of the exported routines.
+//
 // Contract covered: illegal arguments reach the program's own xerbla_ / cblas_xerbla (this
 // test program defines both, as the reference test programs do) with the routine's name and
 // the reference position, and change nothing; LAPACK routines also return -position in INFO;

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// blas_fork_test.cpp: libteamla_blas.so across fork().
+//
 // Contract covered: libteamla_blas.so across fork(). A child forked after the parent's pool
 // ran, or while other parent threads are inside calls, can call the routines without
 // deadlocking on a pool it does not own (a watchdog alarm turns a deadlock into SIGALRM);

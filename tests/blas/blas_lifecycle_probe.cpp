@@ -1,4 +1,5 @@
-// blas_lifecycle_probe: drives libteamla_blas.so through the ends of its life, for ctest.
+// SPDX-License-Identifier: Apache-2.0
+// blas_lifecycle_probe.cpp: drives libteamla_blas.so through the ends of its life, for ctest.
 //
 //   blas_lifecycle_probe LIBRARY unload      dlopen, run a call wide enough to start the
 //                                            pool, dlclose, wait, dlopen again and call again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // blas_test_util.hpp: small checked workloads on libteamla_blas.so's exported routines, for
 // the concurrency and fork tests. Each builds its own data (column-major, entries in
 // [-1, 1]), calls the library, and checks the result against a naive computation.

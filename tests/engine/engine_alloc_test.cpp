@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_alloc_test.cpp: calls that allocate nothing once warmed up.
+//
 // Contract covered: the allocation guarantee. In held and serial mode, once calls of a given
 // shape have run at each width the cost model may choose for it (and each rank has been
 // handed its largest part of the work), later calls of that shape (every routine) allocate

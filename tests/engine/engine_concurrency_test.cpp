@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_concurrency_test.cpp: many application threads on one engine.
+//
 // Contract covered: the concurrency rule. While one call leads the engine's team, a
 // concurrent call does not wait for it: it runs serially on its own thread (contended) and
 // returns; and many application threads sharing one engine, with busy foreign threads on the

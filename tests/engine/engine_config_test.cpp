@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_config_test.cpp: EngineConfig and the TEAMLA_* environment.
+//
 // Contract covered: EngineConfig::from_env() applies TEAMLA_MODE, TEAMLA_NUM_THREADS,
 // TEAMLA_WAIT_POLICY, TEAMLA_SPIN_POLLS and TEAMLA_WARM_UP_MS on top of a base config, and
 // rejects invalid values with a ConfigError naming the variable and the value; CpuEngine()

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_eigen_test.cpp: CpuEngine on Eigen matrices.
+//
 // Contract covered: CpuEngine works on Eigen matrices in place, without copies: Matrix, Map
 // (with an outer stride), Ref, Block and transpose(), column- and row-major and mixed, double
 // and float; the view aliases the Eigen storage; an inner stride other than 1 is an

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_errors_test.cpp: bad input, non-SPD matrices and exceptions inside kernels.
+//
 // Contract covered: bad input throws linalg::InvalidArgument naming the routine, the argument
 // and its value, before anything is written (outputs compared bit for bit); solve_spd on a
 // matrix that is not SPD throws NotPositiveDefinite and leaves B untouched; an exception
@@ -33,12 +36,12 @@ void expect_invalid(Call&& call, const std::string& argument,
   }
 }
 
-class EngineErrors : public ::testing::TestWithParam<Mode> {
+class BadArguments : public ::testing::TestWithParam<Mode> {
  protected:
   CpuEngine engine{EngineConfig{.threads = 2, .mode = GetParam()}};
 };
 
-TEST_P(EngineErrors, GemmShapesAreCheckedBeforeWriting) {
+TEST_P(BadArguments, GemmShapesAreCheckedBeforeWriting) {
   TestMatrix<double> a(5, 3), b(4, 2), c(5, 2);
   testing::fill_random(c, 1);
   const auto before = c.storage;
@@ -63,7 +66,7 @@ TEST_P(EngineErrors, GemmShapesAreCheckedBeforeWriting) {
   EXPECT_EQ(c.storage, before);
 }
 
-TEST_P(EngineErrors, RowMajorLeadingDimensionIsNamed) {
+TEST_P(BadArguments, RowMajorLeadingDimensionIsNamed) {
   TestMatrix<float> a(4, 6, Layout::row_major), b(6, 2, Layout::row_major),
       c(4, 2, Layout::row_major);
   MatrixView<float> bad_a = a.view();
@@ -72,7 +75,7 @@ TEST_P(EngineErrors, RowMajorLeadingDimensionIsNamed) {
                  "lda", {"lda = 5", "columns of A (6, row-major)"});
 }
 
-TEST_P(EngineErrors, TrsmSyrkPotrfPotrsCheckShapes) {
+TEST_P(BadArguments, TrsmSyrkPotrfPotrsCheckShapes) {
   TestMatrix<double> rect(4, 3), b(4, 2), square(4, 4);
   testing::fill_random(b, 2);
   const auto b_before = b.storage;
@@ -110,7 +113,7 @@ TEST_P(EngineErrors, TrsmSyrkPotrfPotrsCheckShapes) {
                  {"teamla::potrs", "B is 5 x 1", "4 rows"});
 }
 
-TEST_P(EngineErrors, SolveSpdChecksBothStepsBeforeFactoring) {
+TEST_P(BadArguments, SolveSpdChecksBothStepsBeforeFactoring) {
   TestMatrix<double> a = testing::make_spd<double>(6, Layout::col_major, 5);
   TestMatrix<double> b(5, 2);
   const auto a_before = a.storage;
@@ -119,7 +122,7 @@ TEST_P(EngineErrors, SolveSpdChecksBothStepsBeforeFactoring) {
   EXPECT_EQ(a.storage, a_before) << "A must not be factored when B is invalid";
 }
 
-TEST_P(EngineErrors, SolveSpdOnAnIndefiniteMatrixLeavesBUntouched) {
+TEST_P(BadArguments, SolveSpdOnAnIndefiniteMatrixLeavesBUntouched) {
   TestMatrix<double> a = testing::make_spd<double>(30, Layout::col_major, 6);
   a(12, 12) = -1.0;
   TestMatrix<double> b(30, 3);
@@ -135,7 +138,7 @@ TEST_P(EngineErrors, SolveSpdOnAnIndefiniteMatrixLeavesBUntouched) {
   EXPECT_EQ(b.storage, b_before);
 }
 
-TEST_P(EngineErrors, AnExceptionInsideAKernelLeavesTheEngineUsable) {
+TEST_P(BadArguments, AnExceptionInsideAKernelLeavesTheEngineUsable) {
   for (int round = 0; round < 3; ++round) {
     EXPECT_THROW(engine.impl().dispatch("fault",
                                         [](linalg::Exec& exec) {
@@ -161,7 +164,7 @@ TEST_P(EngineErrors, AnExceptionInsideAKernelLeavesTheEngineUsable) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, EngineErrors,
+INSTANTIATE_TEST_SUITE_P(Modes, BadArguments,
                          ::testing::Values(Mode::held, Mode::per_call, Mode::serial),
                          [](const auto& mode_case) {
                            return std::string(to_string(mode_case.param));

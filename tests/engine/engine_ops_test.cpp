@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// engine_ops_test.cpp: every routine in every engine mode.
+//
 // Contract covered: every CpuEngine mode runs every routine (gemm, trsm, syrk, potrf, potrs,
 // solve_spd) in double and float, column- and row-major, with the same results as the linalg
 // kernel run serially and as a naive reference, at sizes where the team is used.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // engine_test_util.hpp: owned test matrices with teamla views, naive reference routines, and
 // comparisons, shared by the engine tests. Single-threaded helpers; each test owns its data.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // blas_faults_test.cpp: libteamla_blas.so returns right results, and keeps its host process
 // alive, when the system refuses it threads or memory (fault_injection.hpp), in every mode
 // (TEAMLA_MODE) at 1 and 2 threads. Each test runs in its own process (gtest_discover_tests),

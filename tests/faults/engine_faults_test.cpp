@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // engine_faults_test.cpp: CpuEngine computes every routine correctly, and says so once, when
 // the system refuses it threads or memory (fault_injection.hpp), in every mode.
 #include <gtest/gtest.h>

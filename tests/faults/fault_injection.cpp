@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fault_injection.cpp: the interposers behind fault_injection.hpp.
 #include "fault_injection.hpp"
 

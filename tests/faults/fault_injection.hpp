@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fault_injection.hpp: refuse threads and memory on demand, to test that teamla degrades.
 //
 // Linked into a program (or preloaded: fault_preload.cpp), fault_injection.cpp interposes

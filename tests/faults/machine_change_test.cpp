@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // machine_change_test.cpp: widths follow the CPUs a process may use when they change under
 // it, as `taskset -a -p` changes them (every thread of the process), within
 // team::kUsableCpusRefreshNs, and calls stay right while the set changes during them.

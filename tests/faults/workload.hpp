@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // workload.hpp: every routine of CpuEngine on one set of inputs, for the fault tests.
 //
 // Workload::run() runs gemm (double, both operands as given and both transposed; float with B

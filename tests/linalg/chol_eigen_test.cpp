@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_eigen_test.cpp: linalg::potrf and potrs against Eigen's LLT (the one Eigen TU of the
 // Cholesky tests). Eigen's factor and solution must agree with teamla's to rounding, for
 // random SPD matrices built as M M^T + n I (not merely diagonally dominant), both triangles,

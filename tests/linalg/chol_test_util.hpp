@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chol_test_util.hpp: shared fixtures of the TRSM/SYRK/POTRF/POTRS tests: padded matrices of
 // either layout, SPD generators, the ISA paths this CPU can run, and teams of a given width.
 #pragma once

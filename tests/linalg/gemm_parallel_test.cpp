@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_parallel_test.cpp: gemm on a team, and the width cost model.
 //
 // Covers: results on teams of width 2, 3 and 5 (more than the CPUs) equal the naive loop, for

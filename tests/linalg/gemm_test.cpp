@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_test.cpp: correctness of linalg::gemm against the naive triple loop and the reference
 // kernel, on every ISA path this CPU can run.
 //

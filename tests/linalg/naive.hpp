@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // naive.hpp: the textbook triple loop, the independent oracle for the BLAS-3 tests.
 //
 // naive_gemm() computes C = alpha*op(A)*op(B) + beta*C in long double on views of any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // potrf_test.cpp: linalg::potrf and linalg::potrs against naive oracles and reference LAPACK.
 //
 // Covers: the residual ||A - L L^T|| / (n ||A||) over many sizes (block and leaf boundaries),

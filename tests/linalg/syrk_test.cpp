@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // syrk_test.cpp: linalg::syrk on its own, against a long-double naive oracle.
 //
 // Both triangles, op none/transpose, both layouts of A and C, padded ld, alpha/beta edge

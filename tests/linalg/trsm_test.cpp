@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // trsm_test.cpp: linalg::trsm on its own, against a long-double residual oracle.
 //
 // Every side x uplo x op x diag combination, both layouts of A and B, padded leading

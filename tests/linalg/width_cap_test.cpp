@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // width_cap_test.cpp: sections are never wider than the CPUs the process may use: the cgroup
 // quota reader on fake cgroup trees (v1, v2, hybrid, a tighter parent), a gemm on a 2-thread
 // team whose leader is confined to one CPU (taskset -c 0), and a real cgroup with a 1-CPU quota

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// machine_test.cpp: the CPU, cache, count and clock facts of machine.hpp.
+//
 // Contract: the platform facts teamla decides with are true of this machine.
 #include <gtest/gtest.h>
 #include <sched.h>

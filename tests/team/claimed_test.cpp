@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // claimed_test.cpp: claimed sections over widths 1, 2, 3 and more than the CPUs, under every
 // wait policy: each unit runs once, dependencies between units hold, and (staged, passive) the
 // leader never waits for a member that has not started: a member held back before it serves

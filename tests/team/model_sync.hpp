@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model_sync.hpp: the Relacy binding of the wait protocols' `Sync` parameter.
 //
 // The production templates (team/src/sync/{parker,completion,barrier}.hpp) are instantiated

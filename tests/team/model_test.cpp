@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model_test.cpp: Relacy model checks of the Parker, the join Completion and the Barrier, the
 // same templates the runtime uses. Each model must pass; each variant with its wake removed
 // must be reported as a deadlock or livelock. Exit status 0 only when all of that holds.

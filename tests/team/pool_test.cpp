@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool_test.cpp: the pool's contract: builder, thread names and hook, acquisition modes,
 // wake order, counters, policies, env overrides, teardown without leaks.
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pressure_test.cpp: warm-up preemption detection and the pool-wide throttle it drives.
 #include <gtest/gtest.h>
 

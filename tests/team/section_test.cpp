@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // section_test.cpp: sections, barriers, exceptions and narrow sections of a held team, over
 // widths 1, 2, 3 and more than the CPUs, under every wait policy.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stacked_test.cpp: the faer#107 situations on this machine, with loose bounds only.
 //  (1) width 2 on 2 CPUs, a co-runner burning half of CPU 1;
 //  (2) width 2 with every thread of the test on CPU 0 (sched_setaffinity, like taskset -c 0).

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// argument_checks.cpp: argument checks of the exported routines, in the reference order.
+//
 // The reference routines test their arguments in a fixed order and report the first illegal
 // one; the order below is theirs, so that xerbla_ sees the same position as with the
 // reference library when several arguments are wrong at once.

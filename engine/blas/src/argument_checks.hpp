@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // argument_checks.hpp: the reference BLAS/LAPACK argument checks, as pure functions.
 //
 // Each check_*() returns the reference routine's INFO for the given Fortran-convention

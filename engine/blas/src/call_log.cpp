@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// call_log.cpp: the TEAMLA_BLAS_VERBOSE log of served calls (see call_log.hpp).
 #include "call_log.hpp"
 
 #include <array>
@@ -8,6 +10,7 @@
 #include <mutex>
 
 #include "process_engine.hpp"
+#include "teamla/version.hpp"
 
 namespace teamla::blas {
 namespace {
@@ -64,7 +67,10 @@ void note_served(Entry entry, int m, int n, int k) {
   const int level = verbosity();
   if (level <= 0 || (level == 1 && before != 0)) return;
   static std::once_flag summary;
-  std::call_once(summary, [] { std::atexit(print_summary); });
+  std::call_once(summary, [] {
+    std::fprintf(stderr, "teamla_blas: teamla %s\n", TEAMLA_VERSION_STRING);
+    std::atexit(print_summary);
+  });
   char engine_text[96];
   describe_engine(engine_text, sizeof engine_text);
   if (level == 1) {

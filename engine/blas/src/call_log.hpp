@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // call_log.hpp: which exported routines served calls, for TEAMLA_BLAS_VERBOSE.
 //
-// TEAMLA_BLAS_VERBOSE=1 prints one line to stderr at the first call of each exported routine
+// TEAMLA_BLAS_VERBOSE=1 prints the release first ("teamla_blas: teamla 0.1.0", from
+// teamla/version.hpp), then one line to stderr at the first call of each exported routine
 // ("teamla_blas: dgemm_ served by teamla (engine held, width 2, isa avx512)") and, at exit,
 // the number of calls each routine served and the engine's counters (calls on the team,
 // contended calls, sleeps, preemptions). TEAMLA_BLAS_VERBOSE=2 prints a line per call.

@@ -1,5 +1,6 @@
-// The CBLAS ABI: cblas_dgemm, cblas_sgemm, cblas_dtrsm, cblas_strsm, cblas_dsyrk, cblas_ssyrk,
-// in column- and row-major layout.
+// SPDX-License-Identifier: Apache-2.0
+// cblas_api.cpp: the CBLAS ABI: cblas_dgemm, cblas_sgemm, cblas_dtrsm, cblas_strsm, cblas_dsyrk,
+// cblas_ssyrk, in column- and row-major layout.
 //
 // Each call is mapped, as the reference CBLAS maps it, to the Fortran-convention call on the
 // same storage: a row-major matrix is the column-major storage of its transpose, so a

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// error_report.cpp: illegal arguments reported through the process's xerbla_ / cblas_xerbla.
+//
 // The handlers are weak, default-visibility undefined references: the dynamic linker binds
 // them to the first definition in the process's global scope, or leaves them null. Hidden
 // visibility (this library's default) would instead bind them to null at link time.

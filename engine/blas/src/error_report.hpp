@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // error_report.hpp: how an illegal argument is reported: xerbla_ and cblas_xerbla.
 //
 // Both handlers are looked up through the dynamic symbol table at each report, never bound

@@ -1,8 +1,9 @@
-// The Fortran ABI: BLAS dgemm_, sgemm_, dtrsm_, strsm_, dsyrk_, ssyrk_ and LAPACK dpotrf_,
-// spotrf_, dpotrs_, spotrs_, as gfortran calls them: every argument by reference, column-major
-// arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the character arguments
-// after the last argument; these routines read one character of each and never the lengths,
-// so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+// SPDX-License-Identifier: Apache-2.0
+// fortran_api.cpp: the Fortran ABI: BLAS dgemm_, sgemm_, dtrsm_, strsm_, dsyrk_, ssyrk_ and LAPACK
+// dpotrf_, spotrf_, dpotrs_, spotrs_, as gfortran calls them: every argument by reference,
+// column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the character
+// arguments after the last argument; these routines read one character of each and never the
+// lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
 #include "call_log.hpp"
 #include "error_report.hpp"
 #include "exports.hpp"

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
+// process_engine.cpp: the process's one engine, its leases, and its fork and exit hooks.
+//
 // Memory ordering: `in_flight` and `closed` form a store-buffering pair, both seq_cst. A
 // lease increments in_flight, then reads closed; the exit handler sets closed, then reads
 // in_flight. In the single total order one of the two sees the other: either the lease sees
 // closed (and runs serially) or the handler sees the lease (and leaves the engine alive).
 // `engine` is published with release after construction and read with acquire.
 #include "process_engine.hpp"
-
-#include <pthread.h>
 
 #include <atomic>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <type_traits>
 
 #include "call_log.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::blas {
 namespace {
@@ -110,7 +112,7 @@ engine::CpuEngine* create_engine() {
   }
   if (auto* existing = g_process.engine.load(std::memory_order_acquire)) return existing;
   if (!g_process.hooks_installed) {
-    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
   }
   engine::CpuEngine* created = nullptr;
   try {

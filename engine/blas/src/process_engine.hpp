@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // process_engine.hpp: the one CpuEngine every BLAS call of the process runs on.
 //
 // The engine is created on the first call that needs it, by exactly one thread (the others
@@ -5,7 +6,7 @@
 // EngineLease marks a call in flight for its lifetime; any number of threads may hold
 // leases at once (CpuEngine is thread-safe: a call that finds the team busy runs serially).
 //
-// Fork: a pthread_atfork hook holds the creation mutex across fork(), so no child inherits
+// Fork: a team::on_fork hook holds the creation mutex across fork(), so no child inherits
 // it locked; the child abandons the parent's engine without touching it (its threads do not
 // exist in the child, and its locks may be held by parent threads that do not either) and
 // creates its own on its first call. The abandoned engine is leaked, once per fork.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// routines.cpp: the BLAS/LAPACK routines of the ABI, from checked arguments to the process engine
+// (or a serial runner when the engine is closed or could not be built).
 #include "routines.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // routines.hpp: the exported routines' common body, in Fortran conventions.
 //
 // Each function checks its arguments as the reference routine does and returns that INFO: on

@@ -1,4 +1,5 @@
-// abi_ab: dgemm_ through two BLAS libraries in one process, arms alternated, for the cost of
+// SPDX-License-Identifier: Apache-2.0
+// abi_ab.cpp: dgemm_ through two BLAS libraries in one process, arms alternated, for the cost of
 // the call path (per-call overhead at tiny sizes) and the small/medium-size speed.
 //
 //   g++ -O2 -std=c++20 engine/blas/tools/abi_ab.cpp -o /tmp/abi_ab -ldl

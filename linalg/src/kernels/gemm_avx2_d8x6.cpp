@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx2_d8x6.cpp: the AVX2+FMA double microkernel, MR x NR = 8 x 6.
 //
 // Register budget (16 ymm): 2 x 6 = 12 accumulators, 2 A vectors, 1 broadcast of B, 1 spare.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx2_s16x6.cpp: the AVX2+FMA float microkernel, MR x NR = 16 x 6.
 //
 // Same register plan as the double AVX2 kernel (12 accumulators, 2 A vectors, 1 broadcast),

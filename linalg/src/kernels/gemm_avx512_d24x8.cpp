@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx512_d24x8.cpp: the AVX-512 double microkernel, MR x NR = 24 x 8.
 //
 // Register budget (32 zmm): 3 x 8 = 24 accumulators, 3 A vectors, B broadcast straight from
@@ -34,15 +35,10 @@ struct Ops {
 constexpr int kMr = 24;
 constexpr int kNr = 8;
 
-// pack_b(): pack_b_panels with the common case vectorised: column-major B (rs == 1), where
-// each packed row gathers 8 columns. Blocks of 8 k-steps are loaded as 8 column vectors and
-// transposed in registers (three rounds of two-source permutes) instead of 64 scalar
-// gathers.
+// pack_b(): pack_b_transposed with an 8 x 8 double transpose in registers (three rounds of
+// two-source permutes) instead of 64 scalar gathers.
 void pack_b(index_t kc, index_t nc, const double* b, index_t rs, index_t cs, double* dst) {
-  if (rs != 1 || cs == 1) {
-    pack_b_panels<Ops, double, kNr>(kc, nc, b, rs, cs, dst);
-    return;
-  }
+  static_assert(kNr == 8, "the transpose is 8 x 8");
   // Two-source permutes (index i < 8: first operand, else second): interleave the even /
   // odd elements of two vectors, then gather the even / odd 128-bit lanes of two vectors.
   // (permutex2var rather than unpack/shuffle_f64x2, whose GCC 12 headers trip
@@ -51,43 +47,30 @@ void pack_b(index_t kc, index_t nc, const double* b, index_t rs, index_t cs, dou
   const __m512i kPairHi = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
   const __m512i kLanesEven = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
   const __m512i kLanesOdd = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
-  const index_t full = nc / kNr * kNr;
-  for (index_t j0 = 0; j0 < full; j0 += kNr) {
-    const double* col = b + j0 * cs;
-    index_t p = 0;
-    for (; p + 8 <= kc; p += 8) {
-      __m512d r[8];
-      for (int j = 0; j < 8; ++j) {
-        r[j] = _mm512_loadu_pd(col + j * cs + p);
-      }
-      __m512d t[8];
-      for (int j = 0; j < 8; j += 2) {
-        t[j] = _mm512_permutex2var_pd(r[j], kPairLo, r[j + 1]);
-        t[j + 1] = _mm512_permutex2var_pd(r[j], kPairHi, r[j + 1]);
-      }
-      __m512d u[8];
-      for (int h = 0; h < 8; h += 4) {
-        u[h + 0] = _mm512_permutex2var_pd(t[h + 0], kLanesEven, t[h + 2]);
-        u[h + 1] = _mm512_permutex2var_pd(t[h + 1], kLanesEven, t[h + 3]);
-        u[h + 2] = _mm512_permutex2var_pd(t[h + 0], kLanesOdd, t[h + 2]);
-        u[h + 3] = _mm512_permutex2var_pd(t[h + 1], kLanesOdd, t[h + 3]);
-      }
-      double* out = dst + p * kNr;
-      for (int q = 0; q < 4; ++q) {
-        _mm512_storeu_pd(out + q * kNr, _mm512_permutex2var_pd(u[q], kLanesEven, u[q + 4]));
-        _mm512_storeu_pd(out + (q + 4) * kNr, _mm512_permutex2var_pd(u[q], kLanesOdd, u[q + 4]));
-      }
+  const auto transpose_8x8 = [&](const double* col, index_t col_stride, double* out)
+      __attribute__((always_inline)) {
+    __m512d r[8];
+    for (int j = 0; j < 8; ++j) {
+      r[j] = _mm512_loadu_pd(col + j * col_stride);
     }
-    for (; p < kc; ++p) {
-      for (int j = 0; j < kNr; ++j) {
-        dst[p * kNr + j] = col[j * cs + p];
-      }
+    __m512d t[8];
+    for (int j = 0; j < 8; j += 2) {
+      t[j] = _mm512_permutex2var_pd(r[j], kPairLo, r[j + 1]);
+      t[j + 1] = _mm512_permutex2var_pd(r[j], kPairHi, r[j + 1]);
     }
-    dst += kc * kNr;
-  }
-  if (full < nc) {
-    pack_b_panels<Ops, double, kNr>(kc, nc - full, b + full * cs, rs, cs, dst);
-  }
+    __m512d u[8];
+    for (int h = 0; h < 8; h += 4) {
+      u[h + 0] = _mm512_permutex2var_pd(t[h + 0], kLanesEven, t[h + 2]);
+      u[h + 1] = _mm512_permutex2var_pd(t[h + 1], kLanesEven, t[h + 3]);
+      u[h + 2] = _mm512_permutex2var_pd(t[h + 0], kLanesOdd, t[h + 2]);
+      u[h + 3] = _mm512_permutex2var_pd(t[h + 1], kLanesOdd, t[h + 3]);
+    }
+    for (int q = 0; q < 4; ++q) {
+      _mm512_storeu_pd(out + q * kNr, _mm512_permutex2var_pd(u[q], kLanesEven, u[q + 4]));
+      _mm512_storeu_pd(out + (q + 4) * kNr, _mm512_permutex2var_pd(u[q], kLanesOdd, u[q + 4]));
+    }
+  };
+  pack_b_transposed<Ops, double, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_avx512_s48x8.cpp: the AVX-512 float microkernel, MR x NR = 48 x 8.
 //
 // Same register plan as the double kernel (24 accumulators, 3 A vectors, B broadcast from
@@ -31,51 +32,34 @@ struct Ops {
 constexpr int kMr = 48;
 constexpr int kNr = 8;
 
-// pack_b(): pack_b_panels with column-major B (rs == 1) vectorised: 8 k-steps of 8 columns
-// are loaded as 8 ymm column vectors and transposed in registers (the classic 8x8 float
-// transpose: unpack, shuffle, 128-bit lane permute).
+// pack_b(): pack_b_transposed with an 8 x 8 float transpose in registers on ymm vectors (the
+// classic one: unpack, shuffle, 128-bit lane permute) instead of 64 scalar gathers.
 void pack_b(index_t kc, index_t nc, const float* b, index_t rs, index_t cs, float* dst) {
-  if (rs != 1 || cs == 1) {
-    pack_b_panels<Ops, float, kNr>(kc, nc, b, rs, cs, dst);
-    return;
-  }
-  const index_t full = nc / kNr * kNr;
-  for (index_t j0 = 0; j0 < full; j0 += kNr) {
-    const float* col = b + j0 * cs;
-    index_t p = 0;
-    for (; p + 8 <= kc; p += 8) {
-      __m256 r[8];
-      for (int j = 0; j < 8; ++j) {
-        r[j] = _mm256_loadu_ps(col + j * cs + p);
-      }
-      __m256 t[8];
-      for (int j = 0; j < 8; j += 2) {
-        t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
-        t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
-      }
-      __m256 u[8];
-      for (int h = 0; h < 8; h += 4) {
-        u[h + 0] = _mm256_shuffle_ps(t[h + 0], t[h + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        u[h + 1] = _mm256_shuffle_ps(t[h + 0], t[h + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(3, 2, 3, 2));
-      }
-      float* out = dst + p * kNr;
-      for (int q = 0; q < 4; ++q) {
-        _mm256_storeu_ps(out + q * kNr, _mm256_permute2f128_ps(u[q], u[q + 4], 0x20));
-        _mm256_storeu_ps(out + (q + 4) * kNr, _mm256_permute2f128_ps(u[q], u[q + 4], 0x31));
-      }
+  static_assert(kNr == 8, "the transpose is 8 x 8");
+  const auto transpose_8x8 =
+      [](const float* col, index_t col_stride, float* out) __attribute__((always_inline)) {
+    __m256 r[8];
+    for (int j = 0; j < 8; ++j) {
+      r[j] = _mm256_loadu_ps(col + j * col_stride);
     }
-    for (; p < kc; ++p) {
-      for (int j = 0; j < kNr; ++j) {
-        dst[p * kNr + j] = col[j * cs + p];
-      }
+    __m256 t[8];
+    for (int j = 0; j < 8; j += 2) {
+      t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
+      t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
     }
-    dst += kc * kNr;
-  }
-  if (full < nc) {
-    pack_b_panels<Ops, float, kNr>(kc, nc - full, b + full * cs, rs, cs, dst);
-  }
+    __m256 u[8];
+    for (int h = 0; h < 8; h += 4) {
+      u[h + 0] = _mm256_shuffle_ps(t[h + 0], t[h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+      u[h + 1] = _mm256_shuffle_ps(t[h + 0], t[h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+      u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(1, 0, 1, 0));
+      u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int q = 0; q < 4; ++q) {
+      _mm256_storeu_ps(out + q * kNr, _mm256_permute2f128_ps(u[q], u[q + 4], 0x20));
+      _mm256_storeu_ps(out + (q + 4) * kNr, _mm256_permute2f128_ps(u[q], u[q + 4], 0x31));
+    }
+  };
+  pack_b_transposed<Ops, float, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ukernel_simd.hpp (internal): the GEMM microkernel, written once over a vector-ops type.
 //
 // Each ISA kernel file defines an `Ops` struct (in an anonymous namespace, so that every
@@ -30,17 +31,147 @@ struct InPlaceB {
   void next() { b += 1; }
 };
 
+// The phases of simd_kernel_any_b(): mask the rows, prefetch C, accumulate, scale, store. Each
+// is forced inline so that the accumulator tile, passed by reference, stays in registers: the
+// k loop compiles to the same instructions as when it was written inline (objdump, GCC 12).
+
+// AccTile: the MR x NR accumulator tile, MR/kLanes vectors per column.
+template <class Ops, int MR, int NR>
+using AccTile = typename Ops::V[MR / Ops::kLanes][NR];
+
+// row_masks(): per vector of a column, the mask of its rows below m.
+template <class Ops, int MR>
+[[gnu::always_inline]] inline void row_masks(index_t m,
+                                             typename Ops::Mask (&masks)[MR / Ops::kLanes]) {
+  constexpr int kL = Ops::kLanes;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR / kL; ++i) {
+    const index_t left = m - i * kL;
+    masks[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
+  }
+}
+
+// prefetch_c(): requests the C tile's lines so they arrive while the k loop runs (the store
+// at the end would otherwise stall on up to MR/8 x NR misses).
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void prefetch_c(const typename Ops::T* c, index_t ldc) {
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+    for (int i = 0; i < MR / Ops::kLanes; ++i) {
+      __builtin_prefetch(c + j * ldc + i * Ops::kLanes, 1, 3);
+    }
+  }
+}
+
+// accumulate(): acc += A(MR x kc) * B(kc x NR). kMasked loads A's vectors under `amask`, so
+// an unpacked A of fewer than MR rows is never read past its last row.
+template <class Ops, int MR, int NR, bool kMasked, class BSource>
+[[gnu::always_inline]] inline void accumulate(AccTile<Ops, MR, NR>& acc, index_t kc,
+                                              const typename Ops::T* a, index_t a_step,
+                                              BSource bsrc, const typename Ops::Mask* amask) {
+  using V = typename Ops::V;
+  constexpr int kL = Ops::kLanes;
+  constexpr int kMv = MR / kL;
+  for (index_t p = 0; p < kc; ++p) {
+    V av[kMv];
+#pragma GCC unroll 8
+    for (int i = 0; i < kMv; ++i) {
+      if constexpr (kMasked) {
+        av[i] = Ops::load_masked(a + i * kL, amask[i]);
+      } else {
+        av[i] = Ops::load(a + i * kL);
+      }
+    }
+#pragma GCC unroll 64
+    for (int j = 0; j < NR; ++j) {
+      const V bj = Ops::broadcast(bsrc.at(j));
+#pragma GCC unroll 8
+      for (int i = 0; i < kMv; ++i) {
+        acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
+      }
+    }
+    a += a_step;
+    bsrc.next();
+  }
+}
+
+// scale(): acc *= alpha, once here so the stores need no multiply (alpha == 1, the common
+// case, then costs nothing: on Zen 4 a multiply takes an FMA slot).
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void scale(AccTile<Ops, MR, NR>& acc, typename Ops::V va) {
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+    for (int i = 0; i < MR / Ops::kLanes; ++i) {
+      acc[i][j] = Ops::mul(va, acc[i][j]);
+    }
+  }
+}
+
+// store_full(): C = acc (+ beta C), or with `accumulate` C += alpha acc, on a whole tile.
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void store_full(const AccTile<Ops, MR, NR>& acc, typename Ops::T* c,
+                                              index_t ldc, typename Ops::V va, typename Ops::V vb,
+                                              bool accumulate, bool add_c) {
+  using V = typename Ops::V;
+  constexpr int kL = Ops::kLanes;
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+    typename Ops::T* cj = c + j * ldc;
+#pragma GCC unroll 8
+    for (int i = 0; i < MR / kL; ++i) {
+      V r = acc[i][j];
+      if (accumulate) {
+        r = Ops::fmadd(va, r, Ops::load(cj + i * kL));
+      } else if (add_c) {
+        r = Ops::fmadd(vb, Ops::load(cj + i * kL), r);
+      }
+      Ops::store(cj + i * kL, r);
+    }
+  }
+}
+
+// store_edge(): store_full() on the m x n corner of an edge tile, rows under masks.
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void store_edge(const AccTile<Ops, MR, NR>& acc, index_t m, index_t n,
+                                              typename Ops::T* c, index_t ldc, typename Ops::V va,
+                                              typename Ops::V vb, bool accumulate, bool add_c) {
+  using V = typename Ops::V;
+  constexpr int kL = Ops::kLanes;
+  typename Ops::Mask cmask[MR / kL];
+  row_masks<Ops, MR>(m, cmask);
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+    if (j >= n) {
+      break;
+    }
+    typename Ops::T* cj = c + j * ldc;
+#pragma GCC unroll 8
+    for (int i = 0; i < MR / kL; ++i) {
+      V r = acc[i][j];
+      if (accumulate) {
+        r = Ops::fmadd(va, r, Ops::load_masked(cj + i * kL, cmask[i]));
+      } else if (add_c) {
+        r = Ops::fmadd(vb, Ops::load_masked(cj + i * kL, cmask[i]), r);
+      }
+      Ops::store_masked(cj + i * kL, r, cmask[i]);
+    }
+  }
+}
+
+// simd_kernel_any_b(): C(m x n) = alpha A B + beta C for one tile, m <= MR, n <= NR, B read
+// through `bsrc`.
 template <class Ops, int MR, int NR, bool kUnpackedA, class BSource>
 void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t a_step,
                        BSource bsrc, typename Ops::T* c, index_t ldc, typename Ops::T alpha,
                        typename Ops::T beta) {
   using V = typename Ops::V;
   using T = typename Ops::T;
-  constexpr int kL = Ops::kLanes;
-  constexpr int kMv = MR / kL;
-  static_assert(MR % kL == 0);
+  constexpr int kMv = MR / Ops::kLanes;
+  static_assert(MR % Ops::kLanes == 0);
 
-  V acc[kMv][NR];
+  AccTile<Ops, MR, NR> acc;
 #pragma GCC unroll 64
   for (int j = 0; j < NR; ++j) {
 #pragma GCC unroll 8
@@ -48,120 +179,29 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
       acc[i][j] = Ops::zero();
     }
   }
-
-  // Prefetch the C tile now so its lines arrive while the k loop runs (the store at the end
-  // would otherwise stall on up to MR/8 x NR misses). Short loops (small matrices, whose C
-  // is hot anyway) skip it: the prefetches would take load slots for nothing.
-  if (kc >= 64) {
-#pragma GCC unroll 64
-    for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        __builtin_prefetch(c + j * ldc + i * kL, 1, 3);
-      }
-    }
-  }
+  // Short loops (small matrices, whose C is hot anyway) skip the prefetch: it would take load
+  // slots for nothing.
+  if (kc >= 64) prefetch_c<Ops, MR, NR>(c, ldc);
 
   if (!kUnpackedA || m == MR) {
-    for (index_t p = 0; p < kc; ++p) {
-      V av[kMv];
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        av[i] = Ops::load(a + i * kL);
-      }
-#pragma GCC unroll 64
-      for (int j = 0; j < NR; ++j) {
-        const V bj = Ops::broadcast(bsrc.at(j));
-#pragma GCC unroll 8
-        for (int i = 0; i < kMv; ++i) {
-          acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
-        }
-      }
-      a += a_step;
-      bsrc.next();
-    }
+    accumulate<Ops, MR, NR, false>(acc, kc, a, a_step, bsrc, nullptr);
   } else {
-    // Unpacked A with m < MR rows: masked loads never touch rows past m.
     typename Ops::Mask amask[kMv];
-#pragma GCC unroll 8
-    for (int i = 0; i < kMv; ++i) {
-      const index_t left = m - i * kL;
-      amask[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
-    }
-    for (index_t p = 0; p < kc; ++p) {
-      V av[kMv];
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        av[i] = Ops::load_masked(a + i * kL, amask[i]);
-      }
-#pragma GCC unroll 64
-      for (int j = 0; j < NR; ++j) {
-        const V bj = Ops::broadcast(bsrc.at(j));
-#pragma GCC unroll 8
-        for (int i = 0; i < kMv; ++i) {
-          acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
-        }
-      }
-      a += a_step;
-      bsrc.next();
-    }
+    row_masks<Ops, MR>(m, amask);
+    accumulate<Ops, MR, NR, true>(acc, kc, a, a_step, bsrc, amask);
   }
 
   const V va = Ops::set1(alpha);
   const V vb = Ops::set1(beta);
   // beta == 1 (every update of TRSM, SYRK and POTRF, alpha = -1): C += alpha * AB is one FMA
   // per vector with alpha folded in, instead of a multiply pass and an FMA.
-  const bool accumulate = beta == T(1);
-  if (alpha != T(1) && !accumulate) {
-    // Scale once here so the stores below need no multiply (alpha == 1, the common case,
-    // then costs nothing: on Zen 4 a multiply takes an FMA slot).
-#pragma GCC unroll 64
-    for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        acc[i][j] = Ops::mul(va, acc[i][j]);
-      }
-    }
-  }
+  const bool accumulate_c = beta == T(1);
+  const bool add_c = beta != T(0);
+  if (alpha != T(1) && !accumulate_c) scale<Ops, MR, NR>(acc, va);
   if (m == MR && n == NR) {
-#pragma GCC unroll 64
-    for (int j = 0; j < NR; ++j) {
-      T* cj = c + j * ldc;
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        V r = acc[i][j];
-        if (accumulate) {
-          r = Ops::fmadd(va, r, Ops::load(cj + i * kL));
-        } else if (beta != T(0)) {
-          r = Ops::fmadd(vb, Ops::load(cj + i * kL), r);
-        }
-        Ops::store(cj + i * kL, r);
-      }
-    }
-    return;
-  }
-  typename Ops::Mask cmask[kMv];
-#pragma GCC unroll 8
-  for (int i = 0; i < kMv; ++i) {
-    const index_t left = m - i * kL;
-    cmask[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
-  }
-#pragma GCC unroll 64
-  for (int j = 0; j < NR; ++j) {
-    if (j >= n) {
-      break;
-    }
-    T* cj = c + j * ldc;
-#pragma GCC unroll 8
-    for (int i = 0; i < kMv; ++i) {
-      V r = acc[i][j];
-      if (accumulate) {
-        r = Ops::fmadd(va, r, Ops::load_masked(cj + i * kL, cmask[i]));
-      } else if (beta != T(0)) {
-        r = Ops::fmadd(vb, Ops::load_masked(cj + i * kL, cmask[i]), r);
-      }
-      Ops::store_masked(cj + i * kL, r, cmask[i]);
-    }
+    store_full<Ops, MR, NR>(acc, c, ldc, va, vb, accumulate_c, add_c);
+  } else {
+    store_edge<Ops, MR, NR>(acc, m, n, c, ldc, va, vb, accumulate_c, add_c);
   }
 }
 

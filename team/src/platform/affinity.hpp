@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // affinity.hpp: moving the calling thread off one CPU, for a member stacked on its leader's.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // affinity_linux.cpp: step_off_cpu() (see affinity.hpp).
 #include <sched.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup.hpp: the cgroup CPU quota reader, exposed for tests that lay out a fake cgroup tree.
 #pragma once
 

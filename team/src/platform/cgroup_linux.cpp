@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup_linux.cpp: the CPU quota of the process's cgroup (v2 cpu.max, v1 cfs quota), and the
 // usable CPU count that caps every section's width. Nothing here allocates: the usable count is
 // refreshed from inside calls, and a call after the first must allocate nothing

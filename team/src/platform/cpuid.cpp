@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cpuid.cpp: feature and cache detection with the cpuid instruction.
 #include <algorithm>
 #include <cstring>

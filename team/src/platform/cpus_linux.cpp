@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cpus_linux.cpp: CPU counts and clocks on Linux.
 #include <sched.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // futex.hpp: sleep on a 32-bit word until another thread wakes it (the platform primitive).
 //
 // wait_on_word(word, expected) blocks while `word == expected`; it returns after a wake, when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // futex_linux.cpp: the Linux futex behind wait_on_word/wake_all_on_word.
 #include "platform/futex.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // portable_wait.cpp: the mutex+condvar fallback behind wait_on_word/wake_all_on_word.
 //
 // Words hash to one of a fixed set of global buckets (never freed, so a wake may name a word

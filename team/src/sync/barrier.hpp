@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // barrier.hpp: the in-section barrier of `width` participants, cancellable.
 //
 // A participant reads the current epoch (its ticket), then arrives. The last arrival resets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // claim_board.hpp: the units of a claimed section, handed out one at a time, and their count.
 //
 // A claimed section is `units` numbered pieces of work. Every participant claims the next

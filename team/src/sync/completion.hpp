@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // completion.hpp: the join of a section: the leader waits until every member has arrived.
 //
 // Completion counts the members still running. Each member calls arrive() exactly once, after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // parker.hpp: a place where threads sleep until a condition they poll becomes true.
 //
 // Parker is an event count on one 32-bit word: bit 0 says "someone may be asleep", the other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // std_sync.hpp: the production binding of the protocol templates (Parker, Completion, Barrier).
 //
 // The protocols are written once against a `Sync` parameter that supplies an atomic type, the

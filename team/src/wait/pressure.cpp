@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pressure.cpp: PressureMonitor (see pressure.hpp).
 #include "wait/pressure.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pressure.hpp: warm-up detection of preempted spinners, and the pool-wide throttle it drives.
 //
 // A new pool's threads are often placed on busy CPUs before the scheduler knows their load, and

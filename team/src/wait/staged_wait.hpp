@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // staged_wait.hpp: the one wait every thread of a pool uses: a member between sections, the
 // leader in join, and a participant in a barrier.
 //
@@ -8,19 +9,18 @@
 //    early after a yield that took longer than `slow_yield` (docs/team.md has the measurement);
 //    then sleep on `parker`. Every phase is bounded, so no wait spins forever.
 //  - passive: sleep at once.
-//  - legacy (threadteam 0.1.3, seed 003's table): a member spins 200 ms of wall time (64 polls
+//  - legacy (threadteam 0.1.3's waits): a member spins 200 ms of wall time (64 polls
 //    when oversubscribed) and then sleeps; join and barrier never sleep: a PAUSE per poll, or
 //    when oversubscribed 100 PAUSEs and then a yield per poll.
 // The waker's side is always: make done() true with a seq_cst RMW, then parker.wake().
 #pragma once
-
-#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 
 #include "platform/affinity.hpp"
+#include "platform/thread.hpp"
 #include "pool_impl.hpp"
 #include "teamla/team/machine.hpp"
 
@@ -84,7 +84,7 @@ bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu) {
     if (done()) return true;
     cpu_relax();
     if (avoid_cpu >= 0 && (poll % kClockStride) == kClockStride - 1 &&
-        sched_getcpu() == avoid_cpu) {
+        platform::current_cpu() == avoid_cpu) {
       pool.counters.stacked_waits.fetch_add(1, std::memory_order_relaxed);
       if (!platform::step_off_cpu(avoid_cpu)) break;
       pool.counters.cpu_moves.fetch_add(1, std::memory_order_relaxed);
@@ -117,7 +117,7 @@ bool yield_phase(Pool::Impl& pool, Done& done) {
   for (std::uint32_t poll = 0; poll < tuning.yield_polls; ++poll) {
     if (done()) return true;
     const std::uint64_t before_ns = slow_ns != 0 ? monotonic_ns() : 0;
-    sched_yield();
+    platform::yield_now();
     if (slow_ns != 0 && monotonic_ns() - before_ns > slow_ns) break;
   }
   return done();
@@ -133,7 +133,7 @@ int stacked_phase(Done& done) {
   for (std::uint32_t yield = 0; yield < kStackedYields; ++yield) {
     if (done()) return 1;
     const std::uint64_t before_ns = monotonic_ns();
-    sched_yield();
+    platform::yield_now();
     if (monotonic_ns() - before_ns < kAloneYieldNs) return done() ? 1 : 0;
   }
   return done() ? 1 : -1;
@@ -162,7 +162,7 @@ bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
   for (std::uint32_t poll = 0;; ++poll) {  // join and barrier never sleep
     if (done()) return true;
     if (pool.oversubscribed && poll >= kLegacyOversubscribedPauses) {
-      sched_yield();
+      platform::yield_now();
     } else {
       cpu_relax();
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // config.hpp: how a CpuEngine is configured: a plain struct, and the environment overrides.
 //
 // EngineConfig is a value; copy it freely. from_env() is the one place the engine reads the

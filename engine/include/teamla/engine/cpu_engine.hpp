@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cpu_engine.hpp: CpuEngine, the one object an application talks to.
 //
 //   teamla::engine::CpuEngine engine;                  // held team, configured from the env

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // eigen.hpp: CpuEngine on Eigen matrices, without copies. Header-only; include it only where
 // Eigen is available (teamla itself never needs Eigen).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // view_of.hpp: how a matrix type becomes a linalg::MatrixView without copying.
 //
 // ViewOf<X> is the adapter CpuEngine's methods use for every matrix argument. It is defined

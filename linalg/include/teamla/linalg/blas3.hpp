@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // blas3.hpp: the dense routines, in double and float, on matrix views.
 //
 // Semantics follow the reference BLAS/LAPACK, including at the edges: beta == 0 means C is

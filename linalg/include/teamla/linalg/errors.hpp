@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // errors.hpp: the exception thrown for bad input, before anything is written.
 #pragma once
 

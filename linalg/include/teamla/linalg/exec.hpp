@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exec.hpp: where a kernel runs (a team or inline), its workspace, and what it reports.
 //
 // An Exec is passed to every routine. With team == nullptr the routine runs serially on the

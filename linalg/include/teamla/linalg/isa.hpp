@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // isa.hpp: which vector instruction set the kernels run with.
 //
 // The ISA is chosen once per process: by cpuid (the widest the CPU and OS support), unless

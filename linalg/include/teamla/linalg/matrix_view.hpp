@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matrix_view.hpp: non-owning views of dense matrices, and the BLAS enums.
 //
 // A MatrixView is a pointer, a shape and a leading dimension, in column-major or row-major

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // width.hpp: the cost model that decides how many threads a parallel region uses.
 //
 // The rule (threadteam's, made measurable): a region of serial estimate S, made of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // workspace.hpp: reusable, aligned scratch memory for the packing buffers of the kernels.
 //
 // A Workspace owns one set of buffers per participant rank (packed A, packed B, spare

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // machine.hpp: what teamla knows about the CPU it runs on.
 //
 // These are the facts the runtime and the kernels decide with: how many CPUs the process may

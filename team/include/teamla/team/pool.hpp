@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool.hpp: a pool of worker threads that teams are carved from.
 //
 //   auto pool = teamla::team::Pool::builder().threads(4).build();

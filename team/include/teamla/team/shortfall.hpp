@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shortfall.hpp: resources teamla asked for and did not get, counted and reported once.
 //
 // A BLAS runs inside other people's processes, so running out of threads (a cgroup pids.max,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // team.hpp: a team (a leader and reserved members) and the sections it runs.
 //
 // A Team is acquired from a Pool by the thread that will lead it, and is held across calls:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // team_all.hpp: the whole public team/ API.
 #pragma once
 

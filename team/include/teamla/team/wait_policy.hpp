@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wait_policy.hpp: how the threads of a pool wait, and the counters that show it.
 //
 // Every wait of the staged policy is an episode of three phases: spin at most `spin_polls`
@@ -38,7 +39,7 @@ struct WaitTuning {
   std::uint32_t throttled_polls = 100;
   // Yields between the spin and the sleep. 0 by default, chosen by measurement (docs/team.md,
   // `team_dispatch --yield-study`, 2-CPU Zen 5 VM, 200 sections x 20 us, width 2, 45 calls per
-  // arm): beside a co-runner one sched_yield can hand it a whole slice, and 16 yields took the
+  // arm): beside a co-runner one yield can hand it a whole slice, and 16 yields took the
   // median call from 14.9 ms to 70.0 ms (worst 46 ms to 1236 ms); cutting the phase after the
   // first yield over 20 us still gave 33.8 ms; with every thread on one CPU no yield (10.0 ms)
   // matched the cut (9.7 ms) and beat 16 yields (14.7 ms). 16 is the libgomp-like shape.
