@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // batch_bench.cpp: batched GEMM, teamla against an OpenMP loop over 1-thread OpenBLAS calls.
 //
 //   batch_bench [--cases 10000x8,1000x32,100x128] [--types d,s] [--rounds 7] [--min-ms 30]
@@ -28,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "common/args.hpp"
+#include "common/stats.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 
 extern "C" char* openblas_get_corename();
@@ -46,32 +49,22 @@ struct Options {
   double min_ms = 30;
 };
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(sep, start), text.size());
-    if (end > start) parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    const std::string value = argv[i + 1];
-    if (key == "--cases")
-      o.cases = value;
-    else if (key == "--types")
-      o.types = value;
-    else if (key == "--rounds")
-      o.rounds = std::max(1, std::atoi(value.c_str()));
-    else if (key == "--min-ms")
-      o.min_ms = std::atof(value.c_str());
-    else
-      std::fprintf(stderr, "batch_bench: unknown option %s\n", key.c_str());
+  for (teamla::bench::ArgCursor arg(argc, argv); arg.next();) {
+    if (!arg.has_value()) {
+      std::fprintf(stderr, "batch_bench: %s needs a value\n", arg.name().c_str());
+    } else if (arg.is("--cases")) {
+      o.cases = arg.value();
+    } else if (arg.is("--types")) {
+      o.types = arg.value();
+    } else if (arg.is("--rounds")) {
+      o.rounds = std::max(1, std::atoi(arg.value()));
+    } else if (arg.is("--min-ms")) {
+      o.min_ms = std::atof(arg.value());
+    } else {
+      std::fprintf(stderr, "batch_bench: unknown option %s\n", arg.name().c_str());
+    }
   }
   return o;
 }
@@ -148,12 +141,6 @@ double sample_ns(const std::function<void()>& run, double min_ms) {
   return elapsed_ns / static_cast<double>(batches);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 template <class T>
 double max_abs_diff(const std::vector<T>& x, const std::vector<T>& y) {
   double worst = 0;
@@ -193,7 +180,7 @@ std::string run_case(int count, int n, const Options& o, CpuEngine& one, CpuEngi
                      ", \"arms\": {";
   std::fprintf(stderr, "%s %6d x %3d^3:", sizeof(T) == 8 ? "d" : "s", count, n);
   for (std::size_t j = 0; j < arms.size(); ++j) {
-    const double med = median(arms[j].samples_ns);
+    const double med = teamla::bench::median(arms[j].samples_ns);
     std::fprintf(stderr, "  %s %.1f us (%.1f GF/s)", arms[j].name.c_str(), med / 1e3, flops / med);
     json += (j ? ", " : "") + ("\"" + arms[j].name + "\": {\"median_ns\": ") + std::to_string(med) +
             ", \"gflops\": " + std::to_string(flops / med) +
@@ -222,12 +209,12 @@ int main(int argc, char** argv) {
   CpuEngine one = make_engine(1);
   CpuEngine two = make_engine(2);
   std::string results;
-  for (const std::string& type : split(o.types, ',')) {
-    for (const std::string& spec : split(o.cases, ',')) {
-      const std::vector<std::string> parts = split(spec, 'x');
-      if (parts.size() != 2) continue;
-      const int count = std::atoi(parts[0].c_str());
-      const int n = std::atoi(parts[1].c_str());
+  for (const std::string& type : teamla::bench::split_list(o.types)) {
+    for (const std::string& spec : teamla::bench::split_list(o.cases)) {
+      const std::size_t x = spec.find('x');
+      if (x == std::string::npos) continue;
+      const int count = std::atoi(spec.substr(0, x).c_str());
+      const int n = std::atoi(spec.substr(x + 1).c_str());
       const std::string row = type == "s" ? run_case<float>(count, n, o, one, two)
                                           : run_case<double>(count, n, o, one, two);
       results += (results.empty() ? "" : ",\n  ") + row;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_batch.cpp: batched GEMM (batch.hpp): validate every item, then run the items serially
 // or in one claimed section whose units are contiguous runs of items.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract covered: cblas_[ds]gemm_batch (groups) and cblas_[ds]gemm_batch_strided, through
 // libteamla_blas.so, equal the loop of cblas_[ds]gemm calls on the same matrices in both
 // layouts (transposes, padded leading dimensions, empty groups and dimensions, alpha == 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract covered: CpuEngine::gemm_batch (span and source) and gemm_batch_strided equal the
 // loop of engine.gemm() calls on the same items, in every mode (held and per_call on 2
 // threads, serial), and record their call; a bad item or stride throws InvalidArgument with

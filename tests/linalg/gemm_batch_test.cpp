@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gemm_batch_test.cpp: linalg::gemm_batch (span, source) and gemm_batch_strided.
 //
 // Covers: a batch equals the loop of serial gemm() calls on the same items, bit for bit

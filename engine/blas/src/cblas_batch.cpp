@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batched CBLAS GEMMs, with the signatures of MKL and OpenBLAS (0.3.27+):
 //   cblas_?gemm_batch: groups of items; group g has one set of transposes, sizes, scalars and
 //     leading dimensions for its group_size[g] items, whose matrices are the next group_size[g]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // batch.hpp: batched GEMM: many independent products C_i = alpha_i op(A_i) op(B_i) + beta_i C_i
 // in one call, split across the team.
 //
