@@ -54,6 +54,7 @@ Options parse(int argc, char** argv) {
   for (teamla::bench::ArgCursor arg(argc, argv); arg.next();) {
     if (!arg.has_value()) {
       std::fprintf(stderr, "batch_bench: %s needs a value\n", arg.name().c_str());
+      std::exit(2);
     } else if (arg.is("--cases")) {
       o.cases = arg.value();
     } else if (arg.is("--types")) {
@@ -63,7 +64,11 @@ Options parse(int argc, char** argv) {
     } else if (arg.is("--min-ms")) {
       o.min_ms = std::atof(arg.value());
     } else {
-      std::fprintf(stderr, "batch_bench: unknown option %s\n", arg.name().c_str());
+      std::fprintf(stderr,
+                   "batch_bench: unknown option %s (options: --cases, --types, --rounds, "
+                   "--min-ms)\n",
+                   arg.name().c_str());
+      std::exit(2);
     }
   }
   return o;
