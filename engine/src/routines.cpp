@@ -2,6 +2,7 @@
 // routines.cpp: CpuEngine's routines: validate every argument, then run the linalg kernel under
 // dispatch().
 #include "engine_impl.hpp"
+#include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "validate.hpp"
 
@@ -14,6 +15,24 @@ void gemm_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, MatrixView<const 
   detail::validate_gemm(op_a, op_b, a, b, c);
   impl.dispatch("gemm",
                 [&](linalg::Exec& exec) { linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec); });
+}
+
+// The span and source forms are validated by linalg::gemm_batch, before anything is written
+// (validate.hpp says why there); it throws from inside dispatch() with every C untouched.
+template <class Batch>
+void gemm_batch_on(CpuEngine::Impl& impl, const Batch& batch) {
+  impl.dispatch("gemm_batch", [&](linalg::Exec& exec) { linalg::gemm_batch(batch, exec); });
+}
+
+template <class T>
+void gemm_batch_strided_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, MatrixView<const T> a,
+                           index_t stride_a, MatrixView<const T> b, index_t stride_b, T beta,
+                           MatrixView<T> c, index_t stride_c, index_t count) {
+  detail::validate_gemm_batch_strided(op_a, op_b, a, stride_a, b, stride_b, c, stride_c, count);
+  impl.dispatch("gemm_batch_strided", [&](linalg::Exec& exec) {
+    linalg::gemm_batch_strided(op_a, op_b, alpha, a, stride_a, b, stride_b, beta, c, stride_c,
+                               count, exec);
+  });
 }
 
 template <class T>
@@ -64,6 +83,26 @@ void CpuEngine::run_gemm(Op op_a, Op op_b, double alpha, MatrixView<const double
 void CpuEngine::run_gemm(Op op_a, Op op_b, float alpha, MatrixView<const float> a,
                          MatrixView<const float> b, float beta, MatrixView<float> c) {
   gemm_on(*impl_, op_a, op_b, alpha, a, b, beta, c);
+}
+void CpuEngine::gemm_batch(std::span<const GemmItem<double>> items) {
+  gemm_batch_on(*impl_, items);
+}
+void CpuEngine::gemm_batch(std::span<const GemmItem<float>> items) { gemm_batch_on(*impl_, items); }
+void CpuEngine::gemm_batch(const GemmBatchSource<double>& source) { gemm_batch_on(*impl_, source); }
+void CpuEngine::gemm_batch(const GemmBatchSource<float>& source) { gemm_batch_on(*impl_, source); }
+void CpuEngine::gemm_batch_strided(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
+                                   index_t stride_a, MatrixView<const double> b, index_t stride_b,
+                                   double beta, MatrixView<double> c, index_t stride_c,
+                                   index_t count) {
+  gemm_batch_strided_on(*impl_, op_a, op_b, alpha, a, stride_a, b, stride_b, beta, c, stride_c,
+                        count);
+}
+void CpuEngine::gemm_batch_strided(Op op_a, Op op_b, float alpha, MatrixView<const float> a,
+                                   index_t stride_a, MatrixView<const float> b, index_t stride_b,
+                                   float beta, MatrixView<float> c, index_t stride_c,
+                                   index_t count) {
+  gemm_batch_strided_on(*impl_, op_a, op_b, alpha, a, stride_a, b, stride_b, beta, c, stride_c,
+                        count);
 }
 void CpuEngine::run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha,
                          MatrixView<const double> a, MatrixView<double> b) {

@@ -84,9 +84,9 @@ index_t op_cols(Op op, MatrixView<T> v) {
 }  // namespace
 
 template <class T>
-void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b,
-                   MatrixView<T> c) {
-  const char* r = "gemm";
+void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b, MatrixView<T> c,
+                   const char* routine) {
+  const char* r = routine;
   check_op(r, "op_a", op_a);
   check_op(r, "op_b", op_b);
   check_view(r, "A", a);
@@ -103,6 +103,43 @@ void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> 
     throw InvalidArgument(
         r, "C",
         "C is " + shape(c.rows, c.cols) + " but op(A)*op(B) is " + shape(m, op_cols(op_b, b)));
+  }
+}
+
+namespace {
+
+// extent(): the elements one view spans (0 when empty).
+template <class T>
+index_t extent(MatrixView<T> v) {
+  if (v.rows == 0 || v.cols == 0) return 0;
+  return v.layout == Layout::col_major ? (v.cols - 1) * v.ld + v.rows
+                                       : (v.rows - 1) * v.ld + v.cols;
+}
+
+void check_stride(const char* name, index_t stride, index_t least, const std::string& why) {
+  if (stride < least) {
+    throw InvalidArgument("gemm_batch_strided", name,
+                          std::string(name) + " = " + std::to_string(stride) + " " + why);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void validate_gemm_batch_strided(Op op_a, Op op_b, MatrixView<const T> a, index_t stride_a,
+                                 MatrixView<const T> b, index_t stride_b, MatrixView<T> c,
+                                 index_t stride_c, index_t count) {
+  validate_gemm(op_a, op_b, a, b, c, "gemm_batch_strided");
+  if (count < 0) {
+    throw InvalidArgument("gemm_batch_strided", "count",
+                          "count = " + std::to_string(count) + " is negative");
+  }
+  check_stride("stride_a", stride_a, 0, "is negative");
+  check_stride("stride_b", stride_b, 0, "is negative");
+  // The Cs may be written concurrently: none may overlap the next.
+  if (count > 1) {
+    check_stride("stride_c", stride_c, extent(c),
+                 "is less than the " + std::to_string(extent(c)) + " elements one C spans");
   }
 }
 
@@ -170,11 +207,15 @@ void validate_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, const cha
   }
 }
 
-#define TEAMLA_VALIDATE_INSTANTIATE(T)                                                             \
-  template void validate_gemm<T>(Op, Op, MatrixView<const T>, MatrixView<const T>, MatrixView<T>); \
-  template void validate_trsm<T>(Side, Uplo, Op, Diag, MatrixView<const T>, MatrixView<T>);        \
-  template void validate_syrk<T>(Uplo, Op, MatrixView<const T>, MatrixView<T>);                    \
-  template void validate_potrf<T>(Uplo, MatrixView<T>, const char*);                               \
+#define TEAMLA_VALIDATE_INSTANTIATE(T)                                                            \
+  template void validate_gemm<T>(Op, Op, MatrixView<const T>, MatrixView<const T>, MatrixView<T>, \
+                                 const char*);                                                    \
+  template void validate_gemm_batch_strided<T>(Op, Op, MatrixView<const T>, index_t,              \
+                                               MatrixView<const T>, index_t, MatrixView<T>,       \
+                                               index_t, index_t);                                 \
+  template void validate_trsm<T>(Side, Uplo, Op, Diag, MatrixView<const T>, MatrixView<T>);       \
+  template void validate_syrk<T>(Uplo, Op, MatrixView<const T>, MatrixView<T>);                   \
+  template void validate_potrf<T>(Uplo, MatrixView<T>, const char*);                              \
   template void validate_potrs<T>(Uplo, MatrixView<const T>, MatrixView<T>, const char*);
 TEAMLA_VALIDATE_INSTANTIATE(double)
 TEAMLA_VALIDATE_INSTANTIATE(float)

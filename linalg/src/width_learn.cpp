@@ -34,7 +34,7 @@ struct Cell {
   std::atomic<std::uint32_t> regions{0};
 };
 
-constexpr unsigned kKinds = 3;
+constexpr unsigned kKinds = 4;     // RegionKind's values
 constexpr unsigned kScalars = 2;   // double, float
 constexpr unsigned kClasses = 48;  // floor(log2(flops))
 std::array<Cell, kKinds * kScalars * kClasses> g_cells;

@@ -22,6 +22,28 @@ void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, c
 void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);
+void cblas_sgemm(int layout, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_dgemm_batch(int layout, const int* transa_array, const int* transb_array,
+                       const int* m_array, const int* n_array, const int* k_array,
+                       const double* alpha_array, const double** a_array, const int* lda_array,
+                       const double** b_array, const int* ldb_array, const double* beta_array,
+                       double** c_array, const int* ldc_array, int group_count,
+                       const int* group_size);
+void cblas_sgemm_batch(int layout, const int* transa_array, const int* transb_array,
+                       const int* m_array, const int* n_array, const int* k_array,
+                       const float* alpha_array, const float** a_array, const int* lda_array,
+                       const float** b_array, const int* ldb_array, const float* beta_array,
+                       float** c_array, const int* ldc_array, int group_count,
+                       const int* group_size);
+void cblas_dgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,
+                               double alpha, const double* a, int lda, int stridea, const double* b,
+                               int ldb, int strideb, double beta, double* c, int ldc, int stridec,
+                               int batch_size);
+void cblas_sgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k, float alpha,
+                               const float* a, int lda, int stridea, const float* b, int ldb,
+                               int strideb, float beta, float* c, int ldc, int stridec,
+                               int batch_size);
 void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, double alpha,
                  const double* a, int lda, double* b, int ldb);
 void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,

@@ -3,7 +3,8 @@
 # BLAS/LAPACK/CBLAS routines and thread-control calls (docs/blas.md) and nothing else: no
 # teamla internals, no C++ runtime symbols.
 set -u
-expected="cblas_dgemm cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
+expected="cblas_dgemm cblas_dgemm_batch cblas_dgemm_batch_strided cblas_sgemm_batch
+cblas_sgemm_batch_strided cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
 dpotrf_ dpotrs_ dsyrk_ dtrsm_ sgemm_ spotrf_ spotrs_ ssyrk_ strsm_
 openblas_get_num_threads openblas_set_num_threads openblas_set_num_threads_local
 teamla_get_num_threads teamla_set_num_threads"

@@ -16,9 +16,26 @@ namespace teamla::blas {
 namespace {
 
 constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames = {
-    "dgemm_",      "sgemm_",      "dtrsm_",      "strsm_",     "dsyrk_",      "ssyrk_",
-    "dpotrf_",     "spotrf_",     "dpotrs_",     "spotrs_",    "cblas_dgemm", "cblas_sgemm",
-    "cblas_dtrsm", "cblas_strsm", "cblas_dsyrk", "cblas_ssyrk"};
+    "dgemm_",
+    "sgemm_",
+    "dtrsm_",
+    "strsm_",
+    "dsyrk_",
+    "ssyrk_",
+    "dpotrf_",
+    "spotrf_",
+    "dpotrs_",
+    "spotrs_",
+    "cblas_dgemm",
+    "cblas_sgemm",
+    "cblas_dtrsm",
+    "cblas_strsm",
+    "cblas_dsyrk",
+    "cblas_ssyrk",
+    "cblas_dgemm_batch",
+    "cblas_sgemm_batch",
+    "cblas_dgemm_batch_strided",
+    "cblas_sgemm_batch_strided"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

@@ -29,6 +29,10 @@ enum class Entry : unsigned char {
   cblas_strsm,
   cblas_dsyrk,
   cblas_ssyrk,
+  cblas_dgemm_batch,
+  cblas_sgemm_batch,
+  cblas_dgemm_batch_strided,
+  cblas_sgemm_batch_strided,
   count
 };
 

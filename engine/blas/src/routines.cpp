@@ -33,6 +33,17 @@ struct SerialRunner {
     linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec);
   }
   template <class T>
+  void gemm_batch(const linalg::GemmBatchSource<T>& source) {
+    linalg::gemm_batch(source, exec);
+  }
+  template <class T>
+  void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_t stride_a,
+                          MatrixView<const T> b, index_t stride_b, T beta, MatrixView<T> c,
+                          index_t stride_c, index_t count) {
+    linalg::gemm_batch_strided(op_a, op_b, alpha, a, stride_a, b, stride_b, beta, c, stride_c,
+                               count, exec);
+  }
+  template <class T>
   void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
             MatrixView<T> b) {
     linalg::trsm(side, uplo, op_a, diag, alpha, a, b, exec);
@@ -181,14 +192,31 @@ int potrs(const PotrsArgs& args, const T* a, T* b) {
   return 0;
 }
 
+template <class T>
+void gemm_batch(const linalg::GemmBatchSource<T>& source) {
+  on_engine("gemm_batch", [&](auto& runner) { runner.gemm_batch(source); });
+}
+
+template <class T>
+void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, index_t stride_b,
+                        index_t stride_c, index_t count) {
+  on_engine("gemm_batch_strided", [&](auto& runner) {
+    runner.gemm_batch_strided(first.op_a, first.op_b, first.alpha, first.a, stride_a, first.b,
+                              stride_b, first.beta, first.c, stride_c, count);
+  });
+}
+
 // T is a type: it cannot be parenthesised.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define TEAMLA_BLAS_INSTANTIATE(T)                                     \
-  template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*); \
-  template int trsm<T>(const TrsmArgs&, T, const T*, T*);              \
-  template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);           \
-  template int potrf<T>(const PotrfArgs&, T*, int*);                   \
-  template int potrs<T>(const PotrsArgs&, const T*, T*);
+#define TEAMLA_BLAS_INSTANTIATE(T)                                                           \
+  template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*);                       \
+  template int trsm<T>(const TrsmArgs&, T, const T*, T*);                                    \
+  template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);                                 \
+  template int potrf<T>(const PotrfArgs&, T*, int*);                                         \
+  template int potrs<T>(const PotrsArgs&, const T*, T*);                                     \
+  template void gemm_batch<T>(const linalg::GemmBatchSource<T>&);                            \
+  template void gemm_batch_strided<T>(const linalg::GemmItem<T>&, index_t, index_t, index_t, \
+                                      index_t);
 TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE

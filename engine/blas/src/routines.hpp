@@ -10,6 +10,7 @@
 #pragma once
 
 #include "argument_checks.hpp"
+#include "teamla/linalg/batch.hpp"
 
 namespace teamla::blas {
 
@@ -25,5 +26,12 @@ template <class T>
 int potrf(const PotrfArgs& args, T* a, int* factor_info);
 template <class T>
 int potrs(const PotrsArgs& args, const T* a, T* b);
+// gemm_batch(), gemm_batch_strided(): run a batch whose arguments the caller has checked
+// (every view legal, every referenced pointer non-null), on the process engine.
+template <class T>
+void gemm_batch(const linalg::GemmBatchSource<T>& source);
+template <class T>
+void gemm_batch_strided(const linalg::GemmItem<T>& first, linalg::index_t stride_a,
+                        linalg::index_t stride_b, linalg::index_t stride_c, linalg::index_t count);
 
 }  // namespace teamla::blas

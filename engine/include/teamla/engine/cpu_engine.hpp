@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,6 +35,7 @@
 
 #include "teamla/engine/config.hpp"
 #include "teamla/engine/view_of.hpp"
+#include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/exec.hpp"
 #include "teamla/linalg/matrix_view.hpp"
@@ -42,6 +44,8 @@
 namespace teamla::engine {
 
 using linalg::Diag;
+using linalg::GemmBatchSource;
+using linalg::GemmItem;
 using linalg::index_t;
 using linalg::Layout;
 using linalg::MatrixView;
@@ -62,9 +66,10 @@ class NotPositiveDefinite : public std::runtime_error {
 
 // CallStats: what the most recent call on the engine did.
 struct CallStats {
-  std::string_view routine;  // "gemm", "trsm", "syrk", "potrf", "potrs"
-  bool on_team = false;      // ran with the engine's team (else serially on the caller)
-  bool contended = false;    // the team was busy with another caller: ran serially
+  // "gemm", "gemm_batch", "gemm_batch_strided", "trsm", "syrk", "potrf", "potrs"
+  std::string_view routine;
+  bool on_team = false;    // ran with the engine's team (else serially on the caller)
+  bool contended = false;  // the team was busy with another caller: ran serially
   // A workspace could not grow during the call (in this process: the count is process-wide,
   // so a concurrent call's shortfall can show here too): its kernel ran with small blocks.
   bool memory_fallback = false;
@@ -138,6 +143,22 @@ class CpuEngine {
   void gemm(Op op_a, Op op_b, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
     run_gemm(op_a, op_b, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
   }
+  // gemm_batch(): every item's C = alpha * op(A) * op(B) + beta * C (linalg/batch.hpp), the
+  // batch split across the team when its total flops pay for a section. Every item is
+  // validated first; the items' Cs must not overlap. A source describes a batch without an
+  // array of items (the CBLAS group form).
+  void gemm_batch(std::span<const GemmItem<double>> items);
+  void gemm_batch(std::span<const GemmItem<float>> items);
+  void gemm_batch(const GemmBatchSource<double>& source);
+  void gemm_batch(const GemmBatchSource<float>& source);
+  // gemm_batch_strided(): `count` products of one shape, item i's A, B, C at the views' data
+  // + i * stride_a, stride_b, stride_c elements (strides >= 0; stride_c keeps the Cs apart).
+  void gemm_batch_strided(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
+                          index_t stride_a, MatrixView<const double> b, index_t stride_b,
+                          double beta, MatrixView<double> c, index_t stride_c, index_t count);
+  void gemm_batch_strided(Op op_a, Op op_b, float alpha, MatrixView<const float> a,
+                          index_t stride_a, MatrixView<const float> b, index_t stride_b, float beta,
+                          MatrixView<float> c, index_t stride_c, index_t count);
   // trsm(): B = alpha * inv(op(A)) * B (left) or alpha * B * inv(op(A)) (right).
   template <class A, class B>
   void trsm(Side side, Uplo uplo, Op op_a, Diag diag, scalar_of<B> alpha, A&& a, B&& b) {

@@ -91,7 +91,9 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 // Measured, 2-vCPU AMD EPYC (Zen 3) VM, gemm_bench_teamla: the model alone (a serial rate from
 // another machine) chose width 2 at n = 32-64 where it ran at 0.6-0.9x width 1 (docs/gemm.md).
 
-enum class RegionKind : unsigned char { gemm, trsm, syrk };
+// gemm_batch learns apart from gemm: a batch of small items runs at a lower rate per flop than
+// one product of the same flops, and the two must not teach each other's width.
+enum class RegionKind : unsigned char { gemm, trsm, syrk, gemm_batch };
 
 inline constexpr double kLearnFloorCosts = 2.0;
 inline constexpr double kLearnCeilingNs = 250e3;

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Contract covered: CpuEngine::gemm_batch (span and source) and gemm_batch_strided equal the
+// loop of engine.gemm() calls on the same items, in every mode (held and per_call on 2
+// threads, serial), and record their call; a bad item or stride throws InvalidArgument with
+// every C untouched, and the engine stays usable.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "teamla/engine/cpu_engine.hpp"
+
+namespace teamla::engine {
+namespace {
+
+using linalg::col_major;
+using linalg::row_major;
+
+struct ModeCase {
+  Mode mode;
+  std::size_t threads;
+};
+
+class EngineBatch : public ::testing::TestWithParam<ModeCase> {
+ protected:
+  CpuEngine make_engine() const {
+    EngineConfig config;
+    config.mode = GetParam().mode;
+    config.threads = GetParam().threads;
+    return CpuEngine(config);
+  }
+};
+
+// Batch: `count` items of assorted small shapes, one buffer per item and operand.
+struct Batch {
+  std::vector<std::vector<double>> a, b, c;
+  std::vector<GemmItem<double>> items;
+};
+
+Batch make_batch(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  Batch batch;
+  batch.a.resize(count);
+  batch.b.resize(count);
+  batch.c.resize(count);
+  const auto fill = [&](std::vector<double>& s, index_t size) {
+    s.resize(static_cast<std::size_t>(std::max<index_t>(1, size)));
+    for (double& v : s) v = entry(rng);
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto m = static_cast<index_t>(i % 7 * 3), n = static_cast<index_t>(i % 5 * 4 + 1);
+    const auto k = static_cast<index_t>(i % 4 * 5);
+    const bool ta = i % 2 == 1;
+    const bool row = i % 3 == 2;
+    const index_t pad = i % 4 == 3 ? 2 : 0;
+    const auto view = [&](std::vector<double>& s, index_t rows, index_t cols) {
+      const index_t ld = std::max<index_t>(1, (row ? cols : rows) + pad);
+      fill(s, ld * (row ? rows : cols));
+      return row ? row_major(s.data(), rows, cols, ld) : col_major(s.data(), rows, cols, ld);
+    };
+    const MatrixView<double> a = ta ? view(batch.a[i], k, m) : view(batch.a[i], m, k);
+    const MatrixView<double> b = view(batch.b[i], k, n);
+    const MatrixView<double> c = view(batch.c[i], m, n);
+    const double alpha = i % 6 == 4 ? 0.0 : 0.5;
+    const double beta = i % 3 == 0 ? 0.0 : 1.5;
+    batch.items.push_back({ta ? Op::transpose : Op::none, Op::none, alpha, a, b, beta, c});
+  }
+  return batch;
+}
+
+void loop_of_gemm(CpuEngine& engine, Batch& batch) {
+  for (const auto& it : batch.items) {
+    engine.gemm(it.op_a, it.op_b, it.alpha, it.a, it.b, it.beta, it.c);
+  }
+}
+
+TEST_P(EngineBatch, SpanAndSourceEqualTheLoopOfGemm) {
+  CpuEngine engine = make_engine();
+  for (bool source : {false, true}) {
+    Batch got = make_batch(3000, 1);
+    Batch want = make_batch(3000, 1);
+    loop_of_gemm(engine, want);
+    if (source) {
+      const GemmBatchSource<double> src{
+          got.items.size(), &got.items, [](const void* context, std::size_t i) {
+            return (*static_cast<const std::vector<GemmItem<double>>*>(context))[i];
+          }};
+      engine.gemm_batch(src);
+    } else {
+      engine.gemm_batch(got.items);
+    }
+    EXPECT_EQ(engine.last_call().routine, "gemm_batch");
+    EXPECT_EQ(got.c, want.c);
+  }
+}
+
+TEST_P(EngineBatch, StridedEqualsTheLoopOfGemm) {
+  CpuEngine engine = make_engine();
+  const index_t m = 6, n = 5, k = 7, count = 2000;
+  const index_t sa = m * k + 1, sb = k * n, sc = m * n + 2;
+  std::vector<double> a(static_cast<std::size_t>(sa * count), 0.25);
+  std::vector<double> b(static_cast<std::size_t>(sb * count));
+  std::vector<double> c(static_cast<std::size_t>(sc * count));
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  for (double& v : b) v = entry(rng);
+  for (double& v : c) v = entry(rng);
+  auto want = c;
+  for (index_t i = 0; i < count; ++i) {
+    engine.gemm(Op::transpose, Op::none, 2.0, col_major<const double>(a.data() + i * sa, k, m),
+                col_major<const double>(b.data() + i * sb, k, n), 0.5,
+                col_major(want.data() + i * sc, m, n));
+  }
+  engine.gemm_batch_strided(Op::transpose, Op::none, 2.0, col_major<const double>(a.data(), k, m),
+                            sa, col_major<const double>(b.data(), k, n), sb, 0.5,
+                            col_major(c.data(), m, n), sc, count);
+  EXPECT_EQ(engine.last_call().routine, "gemm_batch_strided");
+  EXPECT_EQ(c, want);
+}
+
+TEST_P(EngineBatch, BadItemOrStrideThrowsWithEveryCUntouched) {
+  CpuEngine engine = make_engine();
+  Batch got = make_batch(2000, 2);
+  const Batch before = make_batch(2000, 2);
+  got.items[1500].b.cols += 1;
+  EXPECT_THROW(engine.gemm_batch(got.items), linalg::InvalidArgument);
+  EXPECT_EQ(got.c, before.c);
+  std::vector<double> a(64, 1.0), c(64, 7.0);
+  const auto av = col_major<const double>(a.data(), 4, 4);
+  EXPECT_THROW(engine.gemm_batch_strided(Op::none, Op::none, 1.0, av, 0, av, 0, 0.0,
+                                         col_major(c.data(), 4, 4), 15, 2),
+               linalg::InvalidArgument);
+  EXPECT_THROW(engine.gemm_batch_strided(Op::none, Op::none, 1.0, av, -4, av, 0, 0.0,
+                                         col_major(c.data(), 4, 4), 16, 2),
+               linalg::InvalidArgument);
+  EXPECT_EQ(c, std::vector<double>(64, 7.0));
+  // The engine still runs calls after the errors.
+  got.items[1500].b.cols -= 1;
+  engine.gemm_batch(got.items);
+  EXPECT_EQ(engine.last_call().routine, "gemm_batch");
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, EngineBatch,
+                         ::testing::Values(ModeCase{Mode::held, 2}, ModeCase{Mode::per_call, 2},
+                                           ModeCase{Mode::serial, 1}),
+                         [](const ::testing::TestParamInfo<ModeCase>& param) {
+                           const Mode mode = param.param.mode;
+                           return std::string(mode == Mode::held       ? "held"
+                                              : mode == Mode::per_call ? "per_call"
+                                                                       : "serial");
+                         });
+
+}  // namespace
+}  // namespace teamla::engine
