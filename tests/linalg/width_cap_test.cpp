@@ -119,6 +119,32 @@ TEST(WidthCap, OneAllowedCpuRunsInlineAndTheWidthFollowsTheAffinitySet) {
   EXPECT_EQ(gemm_width(team, exec), 2U) << "the width follows the set back up";
 }
 
+// RanksProbe runs only in a process of its own that the next test starts with the launcher's
+// variable set (local_ranks() reads it once per process).
+TEST(RanksProbe, TwoUnboundRanksGetHalfTheCpusEach) {
+  if (std::getenv("TEAMLA_TEST_RANKS_PROBE") == nullptr) GTEST_SKIP() << "run by the next test";
+  const unsigned cpus = team::affinity_cpu_count();
+  const unsigned expected = cpus == team::online_cpu_count() ? std::max(1U, cpus / 2) : cpus;
+  const unsigned quota = team::cpu_quota_limit();
+  EXPECT_EQ(team::local_ranks(), 2U);
+  EXPECT_EQ(team::usable_cpu_count(), quota != 0 ? std::min(expected, quota) : expected);
+}
+
+TEST(WidthCap, UnboundRanksOfAnMpiJobShareTheNodesCpus) {
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+    setenv("TEAMLA_TEST_RANKS_PROBE", "1", 1);
+    execl("/proc/self/exe", "width_cap_test", "--gtest_filter=RanksProbe.*", nullptr);
+    _exit(127);
+  }
+  ASSERT_GT(child, 0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "two unbound ranks did not get half the CPUs each";
+}
+
 TEST(WidthCap, ACgroupQuotaOfOneCpuRunsInlineAndLiftingItWidensAgain) {
   if (team::affinity_cpu_count() < 2) GTEST_SKIP() << "needs 2 CPUs in the affinity set";
   // cgroup v1's cpu controller (this machine kind mounts it at /sys/fs/cgroup/cpu), as root.

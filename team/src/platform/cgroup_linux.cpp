@@ -149,6 +149,10 @@ unsigned usable_cpu_count() {
     return cached;
   }
   unsigned usable = affinity_cpu_count();
+  // Unbound ranks of one job share the node's CPUs (bound ones see their share as affinity).
+  if (const unsigned ranks = local_ranks(); ranks > 1 && usable == online_cpu_count()) {
+    usable /= ranks;
+  }
   const unsigned quota = cpu_quota_limit();
   if (quota != 0) usable = std::min(usable, quota);
   usable = std::max(usable, 1U);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "teamla/team/machine.hpp"
 
@@ -23,6 +24,18 @@ unsigned affinity_cpu_count() {
     if (count > 0) return static_cast<unsigned>(count);
   }
   return online_cpu_count();
+}
+
+unsigned local_ranks() {
+  static const unsigned ranks = [] {
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+      const char* text = std::getenv(name);
+      const long value = text == nullptr ? 0 : std::strtol(text, nullptr, 10);
+      if (value > 0) return static_cast<unsigned>(value);
+    }
+    return 1U;
+  }();
+  return ranks;
 }
 
 unsigned online_cpu_count() {

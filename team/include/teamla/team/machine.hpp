@@ -60,9 +60,17 @@ unsigned affinity_cpu_count();
 // quota. It reads files: not for a hot path.
 unsigned cpu_quota_limit();
 
+// local_ranks() is the number of ranks of an MPI job on this node, from the launcher's
+// environment (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS), read once;
+// 1 outside one.
+unsigned local_ranks();
+
 // usable_cpu_count() returns min(affinity_cpu_count(), cpu_quota_limit()): the widest section
-// that can run at once. It is cached and re-read at most every kUsableCpusRefreshNs, so a width
-// follows a changed affinity set or quota within that bound, and a call pays one clock read.
+// that can run at once. When local_ranks() > 1 and the affinity set is every online CPU (the
+// ranks are not bound), the ranks share those CPUs, so each gets affinity / ranks (at least
+// 1): ranks x threads never oversubscribe the node by themselves (docs/distributed.md). It is
+// cached and re-read at most every kUsableCpusRefreshNs, so a width follows a changed
+// affinity set or quota within that bound, and a call pays one clock read.
 inline constexpr std::uint64_t kUsableCpusRefreshNs = 100'000'000;
 unsigned usable_cpu_count();
 
