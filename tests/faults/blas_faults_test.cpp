@@ -5,6 +5,8 @@
 // so the process engine is built under the test's fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <tuple>
@@ -71,6 +73,53 @@ struct CholeskyCall {
   int info = -1;
 };
 
+// TrsmSyrkCall: dtrsm_ (left, lower) and dsyrk_ (lower) on one n x n operand, and sgemm_.
+struct TrsmSyrkCall {
+  explicit TrsmSyrkCall(int size)
+      : n(size),
+        tri(random_matrix(n, n, 11)),
+        b0(random_matrix(n, n, 12)),
+        x(b0),
+        c0(random_matrix(n, n, 13)),
+        c(c0) {
+    for (int j = 0; j < n; ++j) tri[j + j * n] = n;  // well conditioned
+    for (int i = 0; i < n * n; ++i) {
+      fa.push_back(static_cast<float>(tri[i]));
+      fb.push_back(static_cast<float>(b0[i]));
+      fc.push_back(0.0f);
+    }
+  }
+  void run() {
+    const double one = 1.0;
+    dtrsm_("L", "L", "N", "N", &n, &n, &one, tri.data(), &n, x.data(), &n);
+    dsyrk_("L", "N", &n, &n, &one, b0.data(), &n, &one, c.data(), &n);
+    const float fone = 1.0f, fzero = 0.0f;
+    sgemm_("N", "N", &n, &n, &n, &fone, fa.data(), &n, fb.data(), &n, &fzero, fc.data(), &n);
+  }
+  // right(): L X = B on the lower triangle L of `tri`; C = B B^T + C0 on the lower triangle;
+  // the float product against a double one.
+  [[nodiscard]] bool right() const {
+    double worst_trsm = 0, worst_syrk = 0, worst_sgemm = 0;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        double lx = 0, bbt = 0, ab = 0;
+        for (int p = 0; p <= i; ++p) lx += tri[i + p * n] * x[p + j * n];
+        for (int p = 0; p < n; ++p) {
+          bbt += b0[i + p * n] * b0[j + p * n];
+          ab += double(fa[i + p * n]) * double(fb[p + j * n]);
+        }
+        worst_trsm = std::max(worst_trsm, std::abs(lx - b0[i + j * n]));
+        if (i >= j) worst_syrk = std::max(worst_syrk, std::abs(c[i + j * n] - bbt - c0[i + j * n]));
+        worst_sgemm = std::max(worst_sgemm, std::abs(double(fc[i + j * n]) - ab));
+      }
+    }
+    return worst_trsm < 1e-10 && worst_syrk < 1e-11 * n && worst_sgemm < 1e-5 * n * n;
+  }
+  int n;
+  std::vector<double> tri, b0, x, c0, c;
+  std::vector<float> fa, fb, fc;
+};
+
 class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>> {
  protected:
   void SetUp() override {
@@ -82,12 +131,15 @@ class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>>
 TEST_P(BlasFaults, EveryThreadRefused) {
   GemmCall small(64), large(600);
   CholeskyCall cholesky(300);
+  TrsmSyrkCall others(300);
   {
     Armed refused([] { refuse_threads(); });
     small.run();
     large.run();
     cholesky.run();
+    others.run();
   }
+  EXPECT_TRUE(others.right());
   EXPECT_TRUE(small.right());
   EXPECT_TRUE(large.right());
   EXPECT_TRUE(cholesky.right());
@@ -96,12 +148,15 @@ TEST_P(BlasFaults, EveryThreadRefused) {
 TEST_P(BlasFaults, LargeAllocationsRefused) {
   GemmCall small(64), large(600);
   CholeskyCall cholesky(600);
+  TrsmSyrkCall others(600);
   {
     Armed refused([] { refuse_allocations_from(std::size_t{1} << 20); });
     small.run();
     large.run();
     cholesky.run();
+    others.run();
   }
+  EXPECT_TRUE(others.right());
   EXPECT_TRUE(small.right());
   EXPECT_TRUE(large.right());
   EXPECT_TRUE(cholesky.right());
