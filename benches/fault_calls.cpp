@@ -8,7 +8,6 @@
 // prints "correct" or "wrong" and exits 0 or 1; a library that aborts or crashes ends the
 // process, which the script reports.
 #include <dlfcn.h>
-#include <sys/mman.h>
 
 #include <cmath>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "common/matrices.hpp"
 #include "faults/fault_injection.hpp"
 
 namespace {
@@ -25,21 +25,6 @@ using Dgemm = void (*)(const char*, const char*, const int*, const int*, const i
                        const double*, const int*, const double*, const int*, const double*, double*,
                        const int*);
 using Dpotrf = void (*)(const char*, const int*, double*, const int*, int*);
-
-// Operands come from mmap, which the interposers leave alone, so that only the library's
-// own allocations meet the fault.
-double* matrix(int n) {
-  const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(n) * n;
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) std::abort();
-  return static_cast<double*>(p);
-}
-
-void fill(double* a, int n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n) * n; ++i) a[i] = d(gen);
-}
 
 // multiply(): y = M x (column-major n x n), or with M's lower triangle only.
 void multiply(const double* m, int n, const double* x, double* y, bool lower_only) {
@@ -57,14 +42,14 @@ void arm(const char* fault) {
 // gemm_right(): C = A B - C0 checked on random x (Freivalds): C x = A (B x) - C0 x.
 bool gemm_right(void* lib, const char* fault, int n) {
   const auto dgemm = reinterpret_cast<Dgemm>(dlsym(lib, "dgemm_"));
-  double *a = matrix(n), *b = matrix(n), *c0 = matrix(n), *c = matrix(n);
-  fill(a, n, 1);
-  fill(b, n, 2);
-  fill(c0, n, 3);
-  std::memcpy(c, c0, sizeof(double) * std::size_t(n) * n);
+  // Operands are made before the fault is armed, so only the library's allocations meet it.
+  const auto a = teamla::bench::random_matrix(n, n, 1);
+  const auto b = teamla::bench::random_matrix(n, n, 2);
+  const auto c0 = teamla::bench::random_matrix(n, n, 3);
+  auto c = c0;
   const double one = 1.0, minus_one = -1.0;
   arm(fault);
-  dgemm("N", "N", &n, &n, &n, &one, a, &n, b, &n, &minus_one, c, &n);
+  dgemm("N", "N", &n, &n, &n, &one, a.data(), &n, b.data(), &n, &minus_one, c.data(), &n);
   teamla::faults::disarm();
   double worst = 0;
   for (int trial = 0; trial < n; trial += 512) {
@@ -72,10 +57,10 @@ bool gemm_right(void* lib, const char* fault, int n) {
     std::uniform_real_distribution<double> d(-1.0, 1.0);
     std::vector<double> xv(n), t(n), u(n), v(n), w(n);
     for (double& e : xv) e = d(gen);
-    multiply(b, n, xv.data(), t.data(), false);
-    multiply(a, n, t.data(), u.data(), false);
-    multiply(c0, n, xv.data(), v.data(), false);
-    multiply(c, n, xv.data(), w.data(), false);
+    multiply(b.data(), n, xv.data(), t.data(), false);
+    multiply(a.data(), n, t.data(), u.data(), false);
+    multiply(c0.data(), n, xv.data(), v.data(), false);
+    multiply(c.data(), n, xv.data(), w.data(), false);
     for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(w[i] - (u[i] - v[i])));
   }
   return worst < 1e-10 * n;
@@ -84,16 +69,11 @@ bool gemm_right(void* lib, const char* fault, int n) {
 // potrf_right(): L L^T = A checked on random x: L (L^T x) = A x.
 bool potrf_right(void* lib, const char* fault, int n) {
   const auto dpotrf = reinterpret_cast<Dpotrf>(dlsym(lib, "dpotrf_"));
-  double *a = matrix(n), *l = matrix(n);
-  fill(a, n, 5);
-  for (int j = 0; j < n; ++j) {  // symmetric, and SPD by diagonal dominance
-    for (int i = 0; i < j; ++i) a[i + std::size_t(j) * n] = a[j + std::size_t(i) * n];
-    a[j + std::size_t(j) * n] = n;
-  }
-  std::memcpy(l, a, sizeof(double) * std::size_t(n) * n);
+  const auto a = teamla::bench::spd_matrix(n, 5);  // symmetric, SPD by diagonal dominance
+  auto l = a;
   int info = -1;
   arm(fault);
-  dpotrf("L", &n, l, &n, &info);
+  dpotrf("L", &n, l.data(), &n, &info);
   teamla::faults::disarm();
   if (info != 0) return false;
   std::vector<double> x(n), lt_x(n, 0.0), llt_x(n), ax(n);
@@ -103,8 +83,8 @@ bool potrf_right(void* lib, const char* fault, int n) {
   for (int j = 0; j < n; ++j) {  // (L^T x)_j = sum_{i >= j} L(i, j) x_i
     for (int i = j; i < n; ++i) lt_x[j] += l[i + std::size_t(j) * n] * x[i];
   }
-  multiply(l, n, lt_x.data(), llt_x.data(), true);
-  multiply(a, n, x.data(), ax.data(), false);
+  multiply(l.data(), n, lt_x.data(), llt_x.data(), true);
+  multiply(a.data(), n, x.data(), ax.data(), false);
   double worst = 0;
   for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(llt_x[i] - ax[i]) / n);
   return worst < 1e-12 * n;
