@@ -108,13 +108,17 @@ void application_thread(Run& run, Backend& backend, bool abi, Tracker& tracker,
 // stall(): empty, or what the watchdog found stuck, with every thread's call in flight.
 std::string stall(Run& run, const Options& o) {
   const std::uint64_t now = now_ns();
-  const double idle_s = double(now - run.stats.last_progress_ns.load()) / 1e9;
+  // A thread may stamp a time after `now` was read: such a span is 0, not an unsigned wrap.
+  const auto seconds_since = [now](std::uint64_t then) {
+    return then >= now ? 0.0 : double(now - then) / 1e9;
+  };
+  const double idle_s = seconds_since(run.stats.last_progress_ns.load());
   double longest_s = 0;
   std::string state;
   for (std::size_t t = 0; t < run.trackers.size(); ++t) {
     Tracker& tracker = *run.trackers[t];
     const std::uint64_t start = tracker.call_start_ns.load();
-    const double in_call_s = start == 0 ? 0 : double(now - start) / 1e9;
+    const double in_call_s = start == 0 ? 0 : seconds_since(start);
     longest_s = std::max(longest_s, in_call_s);
     std::lock_guard<std::mutex> lock(tracker.mutex);
     state += "; thread " + std::to_string(t) +
