@@ -13,6 +13,12 @@ template <class T>
 void gemm_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, MatrixView<const T> a,
              MatrixView<const T> b, T beta, MatrixView<T> c) {
   detail::validate_gemm(op_a, op_b, a, b, c);
+  // A tiny product runs here, before dispatch: recording it would cost more than computing it
+  // (docs/engine.md, "Cost of a call").
+  if (linalg::gemm_is_tiny(c.rows, c.cols, op_a == Op::none ? a.cols : a.rows)) {
+    linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
+    return;
+  }
   impl.dispatch("gemm",
                 [&](linalg::Exec& exec) { linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec); });
 }

@@ -235,46 +235,79 @@ void scale_c(index_t m, index_t n, T beta, T* c, index_t ldc) {
   }
 }
 
-// gemm_unpacked(): the small path with nothing packed but B's last, partial micro-panel:
-// A and B column-contiguous, read in place by the AB kernel. Loop order jr / ir keeps the NR
-// columns of B (kc x NR) in L1 across the ir loop.
+// gemm_in_place(): the no-packing path: op(A) column-contiguous and op(B) read in place by
+// the in-place kernels (B's columns or B's rows, whichever is contiguous), edges included.
+// Loops pc / ic / jr / ir as the packed path's: A's mc x kc block stays in L2 across the jr
+// loop, the kc x NR slice of B in L1 across the ir loop.
 namespace {
 
 template <class T>
-void gemm_unpacked(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                   Strided<T> b, T beta, T* c, index_t ldc, T* edge) {
+void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
+                   Strided<T> b, T beta, T* c, index_t ldc) {
   const KernelFns<T>& f = ks.fns;
+  const bool b_columns = b.rs == 1;
+  const MicroKernelInPlace<T> kernel = b_columns ? f.in_place_b_cols : f.in_place_b_rows;
+  const index_t ldb = b_columns ? b.cs : b.rs;
   const index_t mr = f.mr;
   const index_t nr = f.nr;
+  const index_t mc = ks.blocking.mc;
   const index_t kc = ks.blocking.kc;
   for (index_t pc = 0; pc < k; pc += kc) {
     const index_t kcb = std::min(kc, k - pc);
     const T beta_block = pc == 0 ? beta : T(1);
-    const T* a_panel = a.data + pc * a.cs;
-    for (index_t jr = 0; jr < n; jr += nr) {
-      const index_t nrb = std::min(nr, n - jr);
-      const T* b_cols = b.data + pc + jr * b.cs;
-      T* c_col = c + jr * ldc;
-      if (nrb == nr) {
-        for (index_t ir = 0; ir < m; ir += mr) {
-          f.unpacked_ab(std::min(mr, m - ir), kcb, a_panel + ir, a.cs, b_cols, b.cs, c_col + ir,
-                        ldc, alpha, beta_block);
-        }
-      } else {
-        f.pack_b(kcb, nrb, b_cols, 1, b.cs, edge);
-        for (index_t ir = 0; ir < m; ir += mr) {
-          f.unpacked_a(std::min(mr, m - ir), nrb, kcb, a_panel + ir, a.cs, edge, c_col + ir, ldc,
-                       alpha, beta_block);
+    for (index_t ic = 0; ic < m; ic += mc) {
+      const index_t mcb = std::min(mc, m - ic);
+      const T* a_block = a.data + ic + pc * a.cs;
+      for (index_t jr = 0; jr < n; jr += nr) {
+        const index_t nrb = std::min(nr, n - jr);
+        const T* b_slice = b.data + pc * b.rs + jr * b.cs;
+        T* c_block = c + ic + jr * ldc;
+        for (index_t ir = 0; ir < mcb; ir += mr) {
+          kernel(std::min(mr, mcb - ir), nrb, kcb, a_block + ir, a.cs, b_slice, ldb, c_block + ir,
+                 ldc, alpha, beta_block);
         }
       }
     }
   }
 }
 
+// kStackTransposeElems: an op(A) whose rows are not contiguous (A transposed) with at most
+// 64 x 64 elements is copied column-major onto the stack (32 KiB of double) and then read in
+// place: at these sizes packing through the workspace cost more than the copy
+// (docs/perf/small.md).
+constexpr index_t kStackTransposeElems = 64 * 64;
+
 template <class T>
-bool unpacked_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
+bool in_place_b(Strided<T> b) {
+  return b.rs == 1 || b.cs == 1;
+}
+
+template <class T>
+bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                    index_t k) {
-  return reads_a_in_place(ks, a, m, n, k) && b.rs == 1;
+  return reads_a_in_place(ks, a, m, n, k) && in_place_b(b);
+}
+
+template <class T>
+bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
+                           index_t k) {
+  return a.rs != 1 && m * k <= kStackTransposeElems && n <= ks.blocking.small_n && in_place_b(b);
+}
+
+// gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
+// gemm_in_place(). Not inlined: the tile stays out of the other paths' frames.
+template <class T>
+[[gnu::noinline]] void gemm_a_on_stack(const KernelSet<T>& ks, index_t m, index_t n, index_t k,
+                                       T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
+                                       index_t ldc) {
+  alignas(64) T tile[kStackTransposeElems];
+  for (index_t i = 0; i < m; ++i) {
+    const T* row = a.data + i * a.rs;
+    for (index_t p = 0; p < k; ++p) {
+      tile[i + p * m] = row[p * a.cs];
+    }
+  }
+  gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, m}, b, beta, c, ldc);
 }
 
 // gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap` (unless read in place).
@@ -309,30 +342,41 @@ template <class T>
 
 }  // namespace
 
+namespace {
+
+// gemm_without_workspace(): the cases that need no buffer (empty, scaling only, the in-place
+// paths); false, having done nothing, for the others.
 template <class T>
-void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                 Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, std::size_t rank) {
+bool gemm_without_workspace(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha,
+                            Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc) {
   if (m <= 0 || n <= 0) {
-    return;
+    return true;
   }
   if (k <= 0 || alpha == T(0)) {
     scale_c(m, n, beta, c, ldc);
+    return true;
+  }
+  if (in_place_path(ks, a, b, m, n, k)) {
+    gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    return true;
+  }
+  if (transposes_a_on_stack(ks, a, b, m, n, k)) {
+    gemm_a_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+template <class T>
+void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
+                 Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, std::size_t rank) {
+  if (gemm_without_workspace(ks, m, n, k, alpha, a, b, beta, c, ldc)) {
     return;
   }
   // Buffers first, before anything is written: one that cannot be had sends the whole call
   // to gemm_on_stack.
-  if (unpacked_path(ks, a, b, m, n, k)) {
-    const std::size_t edge_elems =
-        static_cast<std::size_t>(std::min(k, ks.blocking.kc) * ks.fns.nr);
-    T* edge = n % ks.fns.nr == 0 ? nullptr
-                                 : ws.try_buffer_of<T>(rank, Workspace::Slot::pack_b, edge_elems);
-    if (n % ks.fns.nr != 0 && edge == nullptr) {
-      gemm_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc, edge_elems * sizeof(T));
-      return;
-    }
-    gemm_unpacked(ks, m, n, k, alpha, a, b, beta, c, ldc, edge);
-    return;
-  }
   const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
   const std::size_t b_elems = pack_b_elems(ks, n, k);
   const std::size_t a_elems = a_in_place ? 0 : pack_a_elems(ks, m, k);
@@ -382,7 +426,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     return per_rank * w / static_cast<double>(tiles);
   };
   const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
-  if (split_rows && unpacked_path(ks, a, b, m, n, k)) {
+  if (split_rows && in_place_path(ks, a, b, m, n, k)) {
     // Nothing to share: each unit runs the no-packing path on its rows.
     const std::size_t units = work_units(row_tiles, width);
     on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
@@ -459,7 +503,42 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
   }
 }
 
+// gemm_inline(): gemm_serial on the calling thread, with the thread's workspace only if the
+// product needs one.
+template <class T>
+void gemm_inline(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
+                 index_t ldc) {
+  const KernelSet<T> ks = kernels<T>();
+  if (!gemm_without_workspace(ks, m, n, k, alpha, a, b, beta, c, ldc)) {
+    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, thread_local_workspace(), 0);
+  }
+}
+
+// gemm_normalised(): runs `body` on column-major C (m, n, k, op(A), op(B) as strides): a
+// row-major C is column-major C^T = op(B)^T op(A)^T, the operands and their strides swapped.
+template <class T, class Body>
+void gemm_normalised(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b,
+                     MatrixView<T> c, index_t k, Body&& body) {
+  const Strided<T> sa = strided_op(a, op_a);
+  const Strided<T> sb = strided_op(b, op_b);
+  if (c.layout == Layout::col_major) {
+    body(c.rows, c.cols, k, sa, sb);
+  } else {
+    body(c.cols, c.rows, k, Strided<T>{sb.data, sb.cs, sb.rs}, Strided<T>{sa.data, sa.cs, sa.rs});
+  }
+}
+
 }  // namespace detail
+
+template <class T>
+void gemm_tiny(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+               MatrixView<T> c) {
+  const index_t k = op_a == Op::none ? a.cols : a.rows;
+  detail::gemm_normalised(op_a, op_b, a, b, c, k,
+                          [&](index_t m, index_t n, index_t kk, auto sa, auto sb) {
+                            detail::gemm_inline<T>(m, n, kk, alpha, sa, sb, beta, c.data, c.ld);
+                          });
+}
 
 template <class T>
 void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
@@ -485,21 +564,27 @@ void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> 
                           "op(B) is " + shape(b_rows, b_cols) + " but must be " + shape(k, n) +
                               " for op(A) " + shape(m, k) + " and C " + shape(m, n));
   }
-  const detail::Strided<T> sa = detail::strided_op(a, op_a);
-  const detail::Strided<T> sb = detail::strided_op(b, op_b);
-  if (c.layout == Layout::col_major) {
-    detail::gemm_strided<T>(m, n, k, alpha, sa, sb, beta, c.data, c.ld, exec);
-  } else {
-    // Row-major C is column-major C^T = op(B)^T * op(A)^T: swap the operands and their strides.
-    detail::gemm_strided<T>(n, m, k, alpha, {sb.data, sb.cs, sb.rs}, {sa.data, sa.cs, sa.rs}, beta,
-                            c.data, c.ld, exec);
+  if (gemm_is_tiny(m, n, k)) {
+    exec.stats = ExecStats{};
+    exec.stats.max_width_used = 1;
+    exec.stats.inline_regions = exec.team != nullptr ? 1 : 0;
+    gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
+    return;
   }
+  detail::gemm_normalised(
+      op_a, op_b, a, b, c, k, [&](index_t mm, index_t nn, index_t kk, auto sa, auto sb) {
+        detail::gemm_strided<T>(mm, nn, kk, alpha, sa, sb, beta, c.data, c.ld, exec);
+      });
 }
 
 template void gemm<double>(Op, Op, double, MatrixView<const double>, MatrixView<const double>,
                            double, MatrixView<double>, Exec&);
 template void gemm<float>(Op, Op, float, MatrixView<const float>, MatrixView<const float>, float,
                           MatrixView<float>, Exec&);
+template void gemm_tiny<double>(Op, Op, double, MatrixView<const double>, MatrixView<const double>,
+                                double, MatrixView<double>);
+template void gemm_tiny<float>(Op, Op, float, MatrixView<const float>, MatrixView<const float>,
+                               float, MatrixView<float>);
 
 namespace detail {
 template void scale_c<double>(index_t, index_t, double, double*, index_t);

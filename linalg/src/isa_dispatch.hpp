@@ -27,12 +27,13 @@ template <class T>
 using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
                              const T* b, T* c, index_t ldc, T alpha, T beta);
 
-// MicroKernelAB: the no-packing small-path kernel: C[0:m, 0:NR] = alpha*A*B + beta*C with A
-// column-major in place (lda; rows 0..m-1 read) and NR full columns of B column-major in
-// place (ldb).
+// MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for m <= MR,
+// n <= NR, with A column-major in place (lda; rows 0..m-1 read) and B in place, leading
+// dimension ldb: `in_place_b_cols` reads column j of B at b + j*ldb (B column-major),
+// `in_place_b_rows` reads row p at b + p*ldb (op(B) = B^T). Columns of B past n are not read.
 template <class T>
-using MicroKernelAB = void (*)(index_t m, index_t kc, const T* a, index_t lda, const T* b,
-                               index_t ldb, T* c, index_t ldc, T alpha, T beta);
+using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
+                                    const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
 
 // PackA: packs rows [0, mc) x columns [0, kc) of a matrix with element (i, p) at
 // a[i*rs + p*cs] into ceil(mc/MR) micro-panels of MR x kc, zero padded.
@@ -49,9 +50,10 @@ struct KernelFns {
   const char* name = "";  // e.g. "avx512_d24x8"
   int mr = 0;
   int nr = 0;
-  MicroKernel<T> packed = nullptr;         // A and B packed
-  MicroKernel<T> unpacked_a = nullptr;     // A read in place (column-major), B packed
-  MicroKernelAB<T> unpacked_ab = nullptr;  // A and B read in place (column-major)
+  MicroKernel<T> packed = nullptr;                  // A and B packed
+  MicroKernel<T> unpacked_a = nullptr;              // A read in place (column-major), B packed
+  MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
+  MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
 };

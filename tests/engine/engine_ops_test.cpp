@@ -80,6 +80,29 @@ TEST_P(EngineOps, GemmUsesTheTeamOnlyWhenItHasOne) {
   EXPECT_GT(stats.wall_ns, 0u);
 }
 
+// A tiny product (linalg::gemm_is_tiny) runs on the caller before dispatch: correct, and
+// invisible to the engine's records and to its team, which it never touches.
+TEST_P(EngineOps, TinyGemmSkipsDispatch) {
+  CpuEngine engine = make_engine();
+  check_gemm<double>(engine, layout(), 40, 40, 40, Op::none, Op::transpose);
+  const EngineCounters before = engine.counters();
+  for (Op op_a : {Op::none, Op::transpose}) {
+    TestMatrix<double> a(32, 32, layout()), b(32, 32, layout()), c(32, 32, layout());
+    TestMatrix<double> expected(32, 32, layout());
+    testing::fill_random(a, 6);
+    testing::fill_random(b, 7);
+    testing::fill_random(c, 8);
+    expected.storage = c.storage;
+    engine.gemm(op_a, Op::none, 2.0, a.view(), b.view(), 1.0, c.view());
+    testing::reference_gemm(op_a, Op::none, 2.0, a.cview(), b.cview(), 1.0, expected.view());
+    EXPECT_LE(testing::max_abs_diff(c.cview(), expected.cview()), testing::tolerance<double>(32));
+  }
+  const EngineCounters after = engine.counters();
+  EXPECT_EQ(after.calls, before.calls);
+  EXPECT_EQ(after.waits.sections, before.waits.sections);
+  EXPECT_EQ(after.pools_built, before.pools_built);
+}
+
 template <class T>
 void check_cholesky_family(CpuEngine& engine, Layout layout, index_t n, index_t nrhs) {
   for (Uplo uplo : {Uplo::lower, Uplo::upper}) {

@@ -196,6 +196,110 @@ TEST(Gemm, TinyBlockingPackedFloat) { tiny_blocking_sweep<float>(0, 4); }
 TEST(Gemm, TinyBlockingUnpackedADouble) { tiny_blocking_sweep<double>(1 << 20, 5); }
 TEST(Gemm, TinyBlockingUnpackedAFloat) { tiny_blocking_sweep<float>(1 << 20, 6); }
 
+// Small shapes (the tiny path, m * n * k <= kTinyGemmVolume, and the in-place paths up to 64):
+// every m and n of kSmallSizes against k in {1, 5, 16, 64}, all four transposes, C row- or
+// column-major, ld padding on every other case, alpha and beta cycling through their special
+// values, on every ISA. Each n below NR reaches its own in-place kernel instantiation.
+const index_t kSmallSizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64};
+
+template <class T>
+void small_sweep() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(13);
+    int turn = 0;
+    for (index_t m : kSmallSizes) {
+      for (index_t n : kSmallSizes) {
+        for (index_t k : {1, 5, 16, 64}) {
+          for (int ops = 0; ops < 4; ++ops) {
+            ++turn;
+            const Layout lc = turn % 3 == 0 ? Layout::row_major : Layout::col_major;
+            const Case cs{m,
+                          n,
+                          k,
+                          (ops & 1) != 0 ? Op::transpose : Op::none,
+                          (ops & 2) != 0 ? Op::transpose : Op::none,
+                          Layout::col_major,
+                          Layout::col_major,
+                          lc,
+                          turn % 2 == 0 ? 2 : 0,
+                          kAlphas[turn % std::size(kAlphas)],
+                          kBetas[turn % std::size(kBetas)]};
+            check_case<T>(cs, rng);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmSmall, EveryShapeUpTo64Double) { small_sweep<double>(); }
+TEST(GemmSmall, EveryShapeUpTo64Float) { small_sweep<float>(); }
+
+// NaN in C with beta = 0 never reaches the result on the small paths either.
+template <class T>
+void small_beta_zero_ignores_nan() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    for (index_t n : {1, 3, 4, 6, 9, 17, 32, 64}) {
+      for (const Op op_a : {Op::none, Op::transpose}) {
+        for (const Op op_b : {Op::none, Op::transpose}) {
+          const std::vector<T> a(static_cast<std::size_t>(n * n), T(1));
+          const std::vector<T> b(static_cast<std::size_t>(n * n), T(2));
+          std::vector<T> c(static_cast<std::size_t>(n * n), std::numeric_limits<T>::quiet_NaN());
+          Exec exec;
+          gemm<T>(op_a, op_b, T(1), col_major<const T>(a.data(), n, n),
+                  col_major<const T>(b.data(), n, n), T(0), col_major(c.data(), n, n), exec);
+          for (T x : c) ASSERT_EQ(x, T(2 * n)) << "n=" << n << " isa=" << active_isa();
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmSmall, BetaZeroIgnoresNanDouble) { small_beta_zero_ignores_nan<double>(); }
+TEST(GemmSmall, BetaZeroIgnoresNanFloat) { small_beta_zero_ignores_nan<float>(); }
+
+// The tiny bound: 32^3 multiply-adds, whatever the shape, and no overflow for huge ones.
+TEST(GemmSmall, TinyBoundIsAVolume) {
+  EXPECT_TRUE(gemm_is_tiny(32, 32, 32));
+  EXPECT_FALSE(gemm_is_tiny(32, 32, 33));
+  EXPECT_TRUE(gemm_is_tiny(1, 1, kTinyGemmVolume));
+  EXPECT_TRUE(gemm_is_tiny(4096, 8, 1));
+  EXPECT_TRUE(gemm_is_tiny(0, 0, 0));
+  EXPECT_FALSE(gemm_is_tiny(1 << 20, 1 << 20, 1 << 20));
+  EXPECT_FALSE(gemm_is_tiny(kTinyGemmVolume + 1, 1, 0));
+}
+
+// gemm_tiny() computes what gemm() computes, for a transposed A too large to copy onto the
+// stack (it packs through the thread's workspace) as for a small one.
+TEST(GemmSmall, TinyMatchesGemm) {
+  for (const index_t m : {3, 1024}) {
+    const index_t k = m == 3 ? 64 : 32;  // 3 x 64 fits the stack copy, 1024 x 32 does not
+    std::mt19937_64 rng(17);
+    std::vector<double> a(static_cast<std::size_t>(m * k));
+    std::vector<double> b(static_cast<std::size_t>(k));
+    test::fill_random(a, rng);
+    test::fill_random(b, rng);
+    std::vector<double> via_tiny(static_cast<std::size_t>(m), 0.5);
+    std::vector<double> via_gemm = via_tiny;
+    const auto av = col_major<const double>(a.data(), k, m);
+    const auto bv = col_major<const double>(b.data(), k, 1);
+    ASSERT_TRUE(gemm_is_tiny(m, 1, k));
+    gemm_tiny(Op::transpose, Op::none, 1.5, av, bv, -1.0, col_major(via_tiny.data(), m, 1));
+    std::vector<long double> mag;
+    naive_gemm<double>(Op::transpose, Op::none, 1.5, av, bv, -1.0, col_major(via_gemm.data(), m, 1),
+                       &mag);
+    for (index_t i = 0; i < m; ++i) {
+      EXPECT_NEAR(via_tiny[i], via_gemm[i],
+                  static_cast<double>(test::error_bound<double>(k, mag[i])))
+          << "m=" << m << " i=" << i;
+    }
+  }
+}
+
 // Sizes one below, at and one above the default blocking sizes of every ISA.
 template <class T>
 void blocking_boundaries() {

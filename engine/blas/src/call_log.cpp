@@ -63,9 +63,11 @@ int verbosity() {
 
 void note_served(Entry entry, int m, int n, int k) {
   const auto index = static_cast<std::size_t>(entry);
-  const std::uint64_t before = g_served[index].fetch_add(1, std::memory_order_relaxed);
+  // The counts are printed only when verbose: unverbose calls pay no atomic increment.
   const int level = verbosity();
-  if (level <= 0 || (level == 1 && before != 0)) return;
+  if (level <= 0) return;
+  const std::uint64_t before = g_served[index].fetch_add(1, std::memory_order_relaxed);
+  if (level == 1 && before != 0) return;
   static std::once_flag summary;
   std::call_once(summary, [] {
     std::fprintf(stderr, "teamla_blas: teamla %s\n", TEAMLA_VERSION_STRING);

@@ -7,7 +7,7 @@
 // threads being the most that call could use: see process_engine.hpp) and, at exit,
 // the number of calls each routine served and the engine's counters (calls on the team,
 // contended calls, sleeps, preemptions). TEAMLA_BLAS_VERBOSE=2 prints a line per call.
-// Unset or 0: nothing is printed and a call costs one relaxed atomic increment. Thread-safe.
+// Unset or 0: nothing is printed or counted; a call only reads the level. Thread-safe.
 #pragma once
 
 namespace teamla::blas {

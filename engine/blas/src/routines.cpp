@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 
+#include "call_log.hpp"
 #include "process_engine.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -89,6 +90,16 @@ auto on_engine(const char* routine, Call&& call) {
   std::abort();
 }
 
+// TinyRunner: the gemm of a product too small for any team (linalg::gemm_is_tiny), on the
+// caller without the process engine: no lease, no lock, no clock.
+struct TinyRunner {
+  template <class T>
+  void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+            MatrixView<T> c) {
+    linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
+  }
+};
+
 Op op_of(char trans) { return is_transposed(trans) ? Op::transpose : Op::none; }
 Uplo uplo_of(char uplo) { return same_letter(uplo, 'U') ? Uplo::upper : Uplo::lower; }
 
@@ -113,7 +124,7 @@ int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   const Op op_a = op_of(args.transa);
   const Op op_b = op_of(args.transb);
   const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
-  on_engine("gemm", [&](auto& runner) {
+  const auto run = [&](auto& runner) {
     if (no_product) {
       runner.gemm(Op::none, Op::none, T(0), empty_columns<T>(args.m), empty_rows<T>(args.n), beta,
                   cv);
@@ -124,7 +135,14 @@ int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
     const auto bv = op_b == Op::none ? col_major(b, args.k, args.n, args.ldb)
                                      : col_major(b, args.n, args.k, args.ldb);
     runner.gemm(op_a, op_b, alpha, av, bv, beta, cv);
-  });
+  };
+  if (linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k)) {
+    if (verbosity() > 0) set_last_call_threads(1);
+    TinyRunner tiny;
+    run(tiny);
+    return 0;
+  }
+  on_engine("gemm", run);
   return 0;
 }
 

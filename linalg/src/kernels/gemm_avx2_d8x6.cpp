@@ -45,7 +45,8 @@ KernelFns<double> avx2_kernels_d8x6() {
   fns.nr = kNr;
   fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
   fns.unpacked_a = &simd_kernel_rows<Ops, kMr, kNr, true>;
-  fns.unpacked_ab = &simd_kernel_ab_rows<Ops, kMr, kNr>;
+  fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
+  fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.pack_a = &pack_a_panels<Ops, double, kMr>;
   fns.pack_b = &pack_b_panels<Ops, double, kNr>;
   return fns;

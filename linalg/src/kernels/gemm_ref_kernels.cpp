@@ -37,19 +37,21 @@ void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, co
   }
 }
 
-template <class T>
-void ref_kernel_ab(index_t m, index_t kc, const T* a, index_t lda, const T* b, index_t ldb, T* c,
-                   index_t ldc, T alpha, T beta) {
+// ref_kernel_in_place(): B element (p, j) at b[p * b_rs + j * b_cs]; columns past n unread.
+template <class T, bool kRowsOfB>
+void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda, const T* b,
+                         index_t ldb, T* c, index_t ldc, T alpha, T beta) {
+  const index_t b_rs = kRowsOfB ? ldb : 1;
+  const index_t b_cs = kRowsOfB ? 1 : ldb;
   T acc[kNr][kMr] = {};
   for (index_t p = 0; p < kc; ++p) {
-    for (int j = 0; j < kNr; ++j) {
-      for (int i = 0; i < kMr; ++i) {
-        const T ai = i < m ? a[i + p * lda] : T(0);
-        acc[j][i] += ai * b[p + j * ldb];
+    for (index_t j = 0; j < n; ++j) {
+      for (index_t i = 0; i < m; ++i) {
+        acc[j][i] += a[i + p * lda] * b[p * b_rs + j * b_cs];
       }
     }
   }
-  for (index_t j = 0; j < kNr; ++j) {
+  for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < m; ++i) {
       T& cij = c[i + j * ldc];
       cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
@@ -65,7 +67,8 @@ KernelFns<T> make_fns(const char* name) {
   fns.nr = kNr;
   fns.packed = &ref_kernel<T>;
   fns.unpacked_a = &ref_kernel<T>;
-  fns.unpacked_ab = &ref_kernel_ab<T>;
+  fns.in_place_b_cols = &ref_kernel_in_place<T, false>;
+  fns.in_place_b_rows = &ref_kernel_in_place<T, true>;
   fns.pack_a = &pack_a_panels<RefIsa, T, kMr>;
   fns.pack_b = &pack_b_panels<RefIsa, T, kNr>;
   return fns;

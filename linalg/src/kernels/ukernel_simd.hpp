@@ -5,8 +5,8 @@
 // instantiation is private to its file and compiled with its flags) with:
 //   V, T, Mask, kLanes, zero(), load(p), load_masked(p, mask), broadcast(p), fmadd(a, b, c),
 //   mul(a, b), set1(x), store(p, v), store_masked(p, v, mask), mask_of(count)
-// and registers simd_kernel_rows<Ops, MR, NR, kUnpackedA> (and simd_kernel_ab_rows for the
-// no-packing small path). The accumulator tile is MR/kLanes x
+// and registers simd_kernel_rows<Ops, MR, NR, kUnpackedA> (and simd_kernel_in_place for the
+// no-packing path). The accumulator tile is MR/kLanes x
 // NR vectors held in registers; per k step it loads MR/kLanes vectors of A and broadcasts NR
 // values of B (one cache line of packed B for NR = 8 doubles).
 #pragma once
@@ -15,8 +15,10 @@
 
 namespace teamla::linalg::detail {
 
-// BSource: where the NR values of B for step p are. Packed: b + p*NR + j. InPlace: column j
-// of B in memory, b + j*cs + p (B column-contiguous, all NR columns present).
+// BSource: where the NR values of B for step p are. Packed: b + p*NR + j. ColumnsB: B's
+// columns in place, column j at b + j*ld, step p at + p (B column-major, op(B) = B). RowsB:
+// B's rows in place, row p at b + p*ld, column j at + j (op(B) = B^T of a column-major B).
+// The in-place forms read only the columns their NR names.
 template <class T, int NR>
 struct PackedB {
   const T* b;
@@ -24,11 +26,18 @@ struct PackedB {
   void next() { b += NR; }
 };
 template <class T, int NR>
-struct InPlaceB {
+struct ColumnsB {
   const T* b;
-  index_t cs;
-  [[nodiscard]] const T* at(int j) const { return b + j * cs; }
+  index_t ld;
+  [[nodiscard]] const T* at(int j) const { return b + j * ld; }
   void next() { b += 1; }
+};
+template <class T, int NR>
+struct RowsB {
+  const T* b;
+  index_t ld;
+  [[nodiscard]] const T* at(int j) const { return b + j; }
+  void next() { b += ld; }
 };
 
 // The phases of simd_kernel_any_b(): mask the rows, prefetch C, accumulate, scale, store. Each
@@ -222,21 +231,38 @@ void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a
                                              c, ldc, alpha, beta);
 }
 
-// simd_kernel_ab_rows(): the no-packing entry: A column-major in place (a_step = lda), B
-// column-major in place (column j at b + j*ldb), a full NR columns of B.
-template <class Ops, int MR, int NR>
-void simd_kernel_ab_rows(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
-                         const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
-                         typename Ops::T alpha, typename Ops::T beta) {
+// simd_in_place_rows(): the no-packing tile, A column-major in place (a_step = lda), n == NR
+// columns of B read in place through BForm. Edge tiles of m <= MR - kLanes rows run a narrower
+// instantiation, as in simd_kernel_rows().
+template <class Ops, int MR, int NR, template <class, int> class BForm>
+void simd_in_place_rows(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
+                        const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
+                        typename Ops::T alpha, typename Ops::T beta) {
   constexpr int kL = Ops::kLanes;
   if constexpr (MR > kL) {
     if (m <= MR - kL) {
-      simd_kernel_ab_rows<Ops, MR - kL, NR>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+      simd_in_place_rows<Ops, MR - kL, NR, BForm>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
       return;
     }
   }
-  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, InPlaceB<typename Ops::T, NR>{b, ldb}, c,
+  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, BForm<typename Ops::T, NR>{b, ldb}, c,
                                        ldc, alpha, beta);
+}
+
+// simd_kernel_in_place(): the MicroKernelInPlace entry. A tile of n < NR columns runs the
+// NR = n instantiation: it reads no column of B past the last (which may not exist) and does
+// no multiply-add for the missing ones, so a 4 x 4 product costs a 4 x 4 tile.
+template <class Ops, int MR, int NR, template <class, int> class BForm>
+void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t lda,
+                          const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
+                          typename Ops::T alpha, typename Ops::T beta) {
+  if constexpr (NR > 1) {
+    if (n < NR) {
+      simd_kernel_in_place<Ops, MR, NR - 1, BForm>(m, n, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+      return;
+    }
+  }
+  simd_in_place_rows<Ops, MR, NR, BForm>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
 }
 
 }  // namespace teamla::linalg::detail

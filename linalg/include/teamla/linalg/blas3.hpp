@@ -18,6 +18,25 @@ template <class T>
 void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
           MatrixView<T> c, Exec& exec);
 
+// Tiny products. A gemm of at most kTinyGemmVolume multiply-adds (m * n * k) runs on the
+// calling thread whatever the Exec: at 32^3 (about 2 us of work) two threads ran at
+// 0.85-0.94x one (docs/perf/small.md), so no section can pay. gemm_tiny() is that path on its
+// own, for callers that test gemm_is_tiny() before their own bookkeeping (CpuEngine, the BLAS
+// ABI): no team, lock, clock, atomic read-modify-write or allocation, and no workspace unless
+// a transposed A too large for the stack must be packed. Its arguments must be valid (gemm()
+// checks them; gemm_tiny() does not).
+inline constexpr index_t kTinyGemmVolume = 32 * 32 * 32;
+
+constexpr bool gemm_is_tiny(index_t m, index_t n, index_t k) {
+  // m * n is bounded first, so that m * n * k cannot overflow.
+  return m <= kTinyGemmVolume && n <= kTinyGemmVolume && m * n <= kTinyGemmVolume &&
+         k <= kTinyGemmVolume && m * n * k <= kTinyGemmVolume;
+}
+
+template <class T>
+void gemm_tiny(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+               MatrixView<T> c);
+
 // trsm(): B = alpha * inv(op(A)) * B (Side::left) or alpha * B * inv(op(A)) (Side::right),
 // with A triangular (uplo), unit or non-unit diagonal. B is overwritten with the solution.
 template <class T>

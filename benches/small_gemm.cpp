@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
+//
+//   small_gemm --library PATH [--benchmark_filter=...] [--benchmark_format=json] ...
+//
+// The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
+// calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
+// count, so each arm is its own process (scripts/bench-small alternates them). One benchmark
+// per type, transpose pair and shape: square n = 1..64, and the non-square shapes of small-call
+// workloads, m = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall
+// block times a small one). The time per iteration is the time of one call; the "flops" counter
+// is its rate. Operands are column-major with ld = rows, filled once before timing.
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/matrices.hpp"
+
+namespace {
+
+template <class T>
+using Gemm = void (*)(const char*, const char*, const int*, const int*, const int*, const T*,
+                      const T*, const int*, const T*, const int*, const T*, T*, const int*);
+
+struct Shape {
+  int m, n, k;
+};
+
+template <class T>
+void time_calls(benchmark::State& state, Gemm<T> gemm, char ta, char tb, Shape s) {
+  const int lda = ta == 'N' ? s.m : s.k;
+  const int ldb = tb == 'N' ? s.k : s.n;
+  const std::vector<T> a = teamla::bench::random_matrix<T>(s.m, s.k, 1);
+  const std::vector<T> b = teamla::bench::random_matrix<T>(s.k, s.n, 2);
+  std::vector<T> c = teamla::bench::random_matrix<T>(s.m, s.n, 3);
+  const T alpha = 1;
+  const T beta = 1;  // C += A B: the common update, C read and written
+  for (auto _ : state) {
+    gemm(&ta, &tb, &s.m, &s.n, &s.k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &s.m);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["flops"] =
+      benchmark::Counter(2.0 * s.m * s.n * s.k, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+std::vector<Shape> shapes() {
+  std::vector<Shape> list;
+  for (int n : {1, 2, 4, 8, 12, 16, 24, 32, 48, 64}) list.push_back({n, n, n});
+  list.push_back({16, 16, 256});
+  list.push_back({2048, 16, 16});
+  return list;
+}
+
+template <class T>
+void register_type(void* library, const char* symbol, const char* prefix) {
+  auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
+  if (gemm == nullptr) {
+    std::fprintf(stderr, "small_gemm: the library has no %s\n", symbol);
+    return;
+  }
+  for (const char* trans : {"NN", "TN", "NT"}) {
+    for (const Shape s : shapes()) {
+      const std::string name = std::string(prefix) + "gemm_" + trans + "/" + std::to_string(s.m) +
+                               "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+        time_calls<T>(state, gemm, trans[0], trans[1], s);
+      });
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 3 || std::string(argv[1]) != "--library") {
+    std::fprintf(stderr, "usage: small_gemm --library PATH [--benchmark_* options]\n");
+    return 2;
+  }
+  void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    std::fprintf(stderr, "small_gemm: %s\n", dlerror());
+    return 1;
+  }
+  register_type<double>(library, "dgemm_", "d");
+  register_type<float>(library, "sgemm_", "s");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
