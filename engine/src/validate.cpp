@@ -22,8 +22,11 @@ std::string shape(index_t rows, index_t cols) {
 
 // check_view(): a view is well formed: non-negative shape, non-null data when non-empty,
 // and a leading dimension that covers a row (row-major) or a column (column-major).
+// The messages are built in a cold, out-of-line function: the checks run on every call, tiny
+// ones included, and must cost a few compares.
 template <class T>
-void check_view(const char* routine, const std::string& name, MatrixView<T> v) {
+[[gnu::cold, gnu::noinline]] void throw_bad_view(const char* routine, const std::string& name,
+                                                 MatrixView<T> v) {
   if (v.rows < 0 || v.cols < 0) {
     throw InvalidArgument(routine, name,
                           name + " has a negative dimension (" + shape(v.rows, v.cols) + ")");
@@ -42,8 +45,16 @@ void check_view(const char* routine, const std::string& name, MatrixView<T> v) {
                               (col ? "rows" : "columns") + " of " + name + " (" +
                               std::to_string(needed) + (col ? ")" : ", row-major)"));
   }
-  if (v.data == nullptr && v.rows > 0 && v.cols > 0) {
-    throw InvalidArgument(routine, name, name + " is null but " + shape(v.rows, v.cols));
+  throw InvalidArgument(routine, name, name + " is null but " + shape(v.rows, v.cols));
+}
+
+template <class T>
+void check_view(const char* routine, const char* name, MatrixView<T> v) {
+  const bool layout_ok = v.layout == Layout::col_major || v.layout == Layout::row_major;
+  const index_t needed = std::max<index_t>(1, v.layout == Layout::col_major ? v.rows : v.cols);
+  if (v.rows < 0 || v.cols < 0 || !layout_ok || v.ld < needed ||
+      (v.data == nullptr && v.rows > 0 && v.cols > 0)) {
+    throw_bad_view(routine, name, v);
   }
 }
 

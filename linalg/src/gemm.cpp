@@ -7,11 +7,13 @@
 // panel in L3 across ic. Edge tiles are handled by the kernels themselves (masked loads and
 // stores), so no tile is ever copied out.
 //
-// Small path: when op(A) is column-contiguous, n <= small_n and A's block fits beside B's
-// panel in L2 (reads_a_in_place), A is not packed (the kernel reads MR contiguous rows per
-// k step straight from A); when op(B) is column-contiguous too,
-// B is not packed either (gemm_unpacked). Parallel: run_wide() splits rows or columns over
-// one section. See docs/gemm.md for the measurements behind each choice.
+// Small path: when op(A) is column-contiguous and small enough (reads_a_in_place), A is not
+// packed (the kernel reads MR contiguous rows per k step straight from A); when op(B) has
+// contiguous columns or rows, B is not packed either (gemm_in_place, which needs no workspace),
+// and a small transposed A is copied onto the stack to take the same path (gemm_a_on_stack).
+// Products of at most kTinyGemmVolume multiply-adds take it on the caller whatever the Exec
+// (gemm_tiny). Parallel: run_wide() splits rows or columns over one claimed section. See
+// docs/gemm.md and docs/perf/small.md for the measurements behind each choice.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -31,26 +33,49 @@ namespace {
 
 index_t round_up(index_t v, index_t unit) { return (v + unit - 1) / unit * unit; }
 
-template <class T>
-void check_view(const char* name, const MatrixView<const T>& v) {
-  // Messages are built only on failure: this runs on every call, small ones included.
-  if (v.rows < 0 || v.cols < 0) {
+// throw_bad_view(): the error check_view() found, with its message. Cold and out of line, so
+// that the checks every call runs (small ones included) stay a few compares.
+[[gnu::cold, gnu::noinline]] void throw_bad_view(const char* name, index_t rows, index_t cols,
+                                                 index_t ld, bool col, bool null_data) {
+  if (rows < 0 || cols < 0) {
     throw InvalidArgument("gemm", name,
-                          std::string("the shape of ") + name + " (" + std::to_string(v.rows) +
-                              " x " + std::to_string(v.cols) + ") is negative");
+                          std::string("the shape of ") + name + " (" + std::to_string(rows) +
+                              " x " + std::to_string(cols) + ") is negative");
   }
-  const bool col = v.layout == Layout::col_major;
-  const index_t inner = col ? v.rows : v.cols;
-  if (v.ld < std::max<index_t>(1, inner)) {
-    throw InvalidArgument("gemm", std::string("ld") + name,
-                          std::string("ld") + name + " = " + std::to_string(v.ld) +
-                              " is smaller than the " + (col ? "rows" : "columns") + " of " + name +
-                              " (" + std::to_string(inner) + ")");
-  }
-  if (v.data == nullptr && v.rows > 0 && v.cols > 0) {
+  if (null_data) {
     throw InvalidArgument("gemm", name,
                           std::string(name) + " is a null pointer with a non-empty shape");
   }
+  const index_t inner = col ? rows : cols;
+  throw InvalidArgument("gemm", std::string("ld") + name,
+                        std::string("ld") + name + " = " + std::to_string(ld) +
+                            " is smaller than the " + (col ? "rows" : "columns") + " of " + name +
+                            " (" + std::to_string(inner) + ")");
+}
+
+template <class T>
+void check_view(const char* name, const MatrixView<const T>& v) {
+  const bool col = v.layout == Layout::col_major;
+  const index_t inner = col ? v.rows : v.cols;
+  const bool null_data = v.data == nullptr && v.rows > 0 && v.cols > 0;
+  if (v.rows < 0 || v.cols < 0 || v.ld < std::max<index_t>(1, inner) || null_data) {
+    throw_bad_view(name, v.rows, v.cols, v.ld, col, null_data);
+  }
+}
+
+// throw_bad_shapes(): op(A), op(B) and C do not conform. Cold, as throw_bad_view().
+[[gnu::cold, gnu::noinline]] void throw_bad_shapes(index_t m, index_t n, index_t k, index_t a_rows,
+                                                   index_t b_rows, index_t b_cols) {
+  const auto shape = [](index_t r, index_t cc) {
+    return std::to_string(r) + " x " + std::to_string(cc);
+  };
+  if (a_rows != m) {
+    throw InvalidArgument(
+        "gemm", "A", "op(A) is " + shape(a_rows, k) + " but C has " + std::to_string(m) + " rows");
+  }
+  throw InvalidArgument("gemm", "B",
+                        "op(B) is " + shape(b_rows, b_cols) + " but must be " + shape(k, n) +
+                            " for op(A) " + shape(m, k) + " and C " + shape(m, n));
 }
 
 // macro_block(): one mc x nc block of C from a packed B panel and a packed (or in-place)
@@ -97,24 +122,22 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
   }
 }
 
-// kInPlaceBudgetBytes: a tall A read in place is read again for every NR columns of B, so
-// its mc x kc block must stay in L2 beside the packed B panel: half of this core's 1 MiB L2.
-// Measured (1 thread, double, GF/s, in place against packed): 3584 x 256 x 512 (960 KiB):
-// 33-39 against 48-49; 3840 x 128 x 128 (376 KiB): 51-52 against 43-49; 4096 x 64 x 64:
-// 50-51 against 42-48 (docs/gemm.md, "Reading A in place").
-constexpr index_t kInPlaceBudgetBytes = 512 * 1024;
+// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and either A small itself
+// (m <= small_n, the measured small-matrix win) or B's k x n slice so small (kSmallBBytes) that
+// it stays in L1 while a tall A streams past it once. Otherwise a tall A is packed: read in
+// place it is re-read for every NR columns of B, and with a leading dimension near a power of
+// two its columns share cache sets. Measured on the 2-vCPU Zen 3 VM (L2 512 KiB), 1 thread,
+// GF/s, in place against packed (docs/perf/small.md): 4096 x 64 x 64 double 16-18 against
+// 24-25, float 28 against 37-49; 3840 x 128 x 128 double 19-20 against 25-27; 2048 x 16 x 16
+// float 25.6 against 18-23, double 13 against 14.
+constexpr std::size_t kSmallBBytes = 4 * 1024;
 
-// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and A either small itself
-// (m <= small_n, the measured small-matrix win) or with its block and B's panel within
-// kInPlaceBudgetBytes.
 template <class T>
 bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n, index_t k) {
   if (a.rs != 1 || n > ks.blocking.small_n) return false;
   if (m <= ks.blocking.small_n) return true;
-  const index_t kcb = std::min(k, ks.blocking.kc);
-  const auto bytes =
-      (std::min(m, ks.blocking.mc) * kcb + kcb * n) * static_cast<index_t>(sizeof(T));
-  return bytes <= kInPlaceBudgetBytes;
+  const auto b_bytes = static_cast<std::size_t>(std::min(k, ks.blocking.kc) * n) * sizeof(T);
+  return b_bytes <= kSmallBBytes;
 }
 
 template <class T>
@@ -248,7 +271,6 @@ void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T al
   const bool b_columns = b.rs == 1;
   const MicroKernelInPlace<T> kernel = b_columns ? f.in_place_b_cols : f.in_place_b_rows;
   const index_t ldb = b_columns ? b.cs : b.rs;
-  const index_t mr = f.mr;
   const index_t nr = f.nr;
   const index_t mc = ks.blocking.mc;
   const index_t kc = ks.blocking.kc;
@@ -259,13 +281,8 @@ void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T al
       const index_t mcb = std::min(mc, m - ic);
       const T* a_block = a.data + ic + pc * a.cs;
       for (index_t jr = 0; jr < n; jr += nr) {
-        const index_t nrb = std::min(nr, n - jr);
-        const T* b_slice = b.data + pc * b.rs + jr * b.cs;
-        T* c_block = c + ic + jr * ldc;
-        for (index_t ir = 0; ir < mcb; ir += mr) {
-          kernel(std::min(mr, mcb - ir), nrb, kcb, a_block + ir, a.cs, b_slice, ldb, c_block + ir,
-                 ldc, alpha, beta_block);
-        }
+        kernel(mcb, std::min(nr, n - jr), kcb, a_block, a.cs, b.data + pc * b.rs + jr * b.cs, ldb,
+               c + ic + jr * ldc, ldc, alpha, beta_block);
       }
     }
   }
@@ -291,7 +308,8 @@ bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m
 template <class T>
 bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                            index_t k) {
-  return a.rs != 1 && m * k <= kStackTransposeElems && n <= ks.blocking.small_n && in_place_b(b);
+  return a.rs != 1 && a.cs == 1 && m * k <= kStackTransposeElems && n <= ks.blocking.small_n &&
+         in_place_b(b);
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
@@ -301,12 +319,7 @@ template <class T>
                                        T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                                        index_t ldc) {
   alignas(64) T tile[kStackTransposeElems];
-  for (index_t i = 0; i < m; ++i) {
-    const T* row = a.data + i * a.rs;
-    for (index_t p = 0; p < k; ++p) {
-      tile[i + p * m] = row[p * a.cs];
-    }
-  }
+  ks.fns.copy_transposed(m, k, a.data, a.rs, tile);
   gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, m}, b, beta, c, ldc);
 }
 
@@ -508,7 +521,7 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
 template <class T>
 void gemm_inline(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                  index_t ldc) {
-  const KernelSet<T> ks = kernels<T>();
+  const KernelSet<T>& ks = kernels<T>();
   if (!gemm_without_workspace(ks, m, n, k, alpha, a, b, beta, c, ldc)) {
     gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, thread_local_workspace(), 0);
   }
@@ -552,17 +565,8 @@ void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> 
   const index_t k = op_a == Op::none ? a.cols : a.rows;
   const index_t b_rows = op_b == Op::none ? b.rows : b.cols;
   const index_t b_cols = op_b == Op::none ? b.cols : b.rows;
-  const auto shape = [](index_t r, index_t cc) {
-    return std::to_string(r) + " x " + std::to_string(cc);
-  };
-  if (a_rows != m) {
-    throw InvalidArgument(
-        "gemm", "A", "op(A) is " + shape(a_rows, k) + " but C has " + std::to_string(m) + " rows");
-  }
-  if (b_rows != k || b_cols != n) {
-    throw InvalidArgument("gemm", "B",
-                          "op(B) is " + shape(b_rows, b_cols) + " but must be " + shape(k, n) +
-                              " for op(A) " + shape(m, k) + " and C " + shape(m, n));
+  if (a_rows != m || b_rows != k || b_cols != n) {
+    detail::throw_bad_shapes(m, n, k, a_rows, b_rows, b_cols);
   }
   if (gemm_is_tiny(m, n, k)) {
     exec.stats = ExecStats{};

@@ -27,13 +27,19 @@ template <class T>
 using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
                              const T* b, T* c, index_t ldc, T alpha, T beta);
 
-// MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for m <= MR,
-// n <= NR, with A column-major in place (lda; rows 0..m-1 read) and B in place, leading
-// dimension ldb: `in_place_b_cols` reads column j of B at b + j*ldb (B column-major),
-// `in_place_b_rows` reads row p at b + p*ldb (op(B) = B^T). Columns of B past n are not read.
+// MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for a strip of
+// any m rows (computed MR at a time) and n <= NR columns, with A column-major in place (lda; rows
+// 0..m-1 read) and B in place, leading dimension ldb: `in_place_b_cols` reads column j of B at b +
+// j*ldb (B column-major), `in_place_b_rows` reads row p at b + p*ldb (op(B) = B^T). Columns of B
+// past n are not read.
 template <class T>
 using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
                                     const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
+
+// CopyTransposed: dst (m x k, column-major, ld m) = op(A) for op(A) = A^T of a k x m
+// column-major A (lda): element (i, p) of dst is a[p + i*lda].
+template <class T>
+using CopyTransposed = void (*)(index_t m, index_t k, const T* a, index_t lda, T* dst);
 
 // PackA: packs rows [0, mc) x columns [0, kc) of a matrix with element (i, p) at
 // a[i*rs + p*cs] into ceil(mc/MR) micro-panels of MR x kc, zero padded.
@@ -56,6 +62,7 @@ struct KernelFns {
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
+  CopyTransposed<T> copy_transposed = nullptr;
 };
 
 // Blocking: BLIS's MC/KC/NC, plus the small-path limit and the serial rate for the cost
@@ -99,7 +106,7 @@ const IsaTable& isa_table_avx512();
 const IsaTable& active_table();
 
 template <class T>
-KernelSet<T> kernels() {
+const KernelSet<T>& kernels() {
   const IsaTable& t = active_table();
   if constexpr (sizeof(T) == 8) {
     return t.d;

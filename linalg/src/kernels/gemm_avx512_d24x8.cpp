@@ -10,6 +10,7 @@
 
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
+#include "transpose_avx2.hpp"
 #include "ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
@@ -84,6 +85,7 @@ KernelFns<double> avx512_kernels_d24x8() {
   fns.unpacked_a = &simd_kernel_rows<Ops, kMr, kNr, true>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
+  fns.copy_transposed = &transpose_copy_d;
   fns.pack_a = &pack_a_panels<Ops, double, kMr>;
   fns.pack_b = &pack_b;
   return fns;

@@ -7,6 +7,7 @@
 
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
+#include "transpose_avx2.hpp"
 #include "ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
@@ -73,6 +74,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.unpacked_a = &simd_kernel_rows<Ops, kMr, kNr, true>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
+  fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a_panels<Ops, float, kMr>;
   fns.pack_b = &pack_b;
   return fns;

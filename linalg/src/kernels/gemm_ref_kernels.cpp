@@ -4,6 +4,8 @@
 // Plain scalar loops with no ISA flags: they run on any x86-64 and are the oracle the tests
 // compare the vector kernels with. The accumulation order over p is the natural one, so the
 // result equals a naive triple loop's up to the blocking over kc.
+#include <algorithm>
+
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
 
@@ -37,10 +39,11 @@ void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, co
   }
 }
 
-// ref_kernel_in_place(): B element (p, j) at b[p * b_rs + j * b_cs]; columns past n unread.
+// ref_tile_in_place(): one tile, m <= MR; B element (p, j) at b[p * b_rs + j * b_cs];
+// columns past n unread.
 template <class T, bool kRowsOfB>
-void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda, const T* b,
-                         index_t ldb, T* c, index_t ldc, T alpha, T beta) {
+void ref_tile_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda, const T* b,
+                       index_t ldb, T* c, index_t ldc, T alpha, T beta) {
   const index_t b_rs = kRowsOfB ? ldb : 1;
   const index_t b_cs = kRowsOfB ? 1 : ldb;
   T acc[kNr][kMr] = {};
@@ -59,6 +62,25 @@ void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t l
   }
 }
 
+// ref_kernel_in_place(): a strip of any m rows, MR at a time.
+template <class T, bool kRowsOfB>
+void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda, const T* b,
+                         index_t ldb, T* c, index_t ldc, T alpha, T beta) {
+  for (index_t ir = 0; ir < m; ir += kMr) {
+    ref_tile_in_place<T, kRowsOfB>(std::min<index_t>(kMr, m - ir), n, kc, a + ir, lda, b, ldb,
+                                   c + ir, ldc, alpha, beta);
+  }
+}
+
+template <class T>
+void ref_copy_transposed(index_t m, index_t k, const T* a, index_t lda, T* dst) {
+  for (index_t p = 0; p < k; ++p) {
+    for (index_t i = 0; i < m; ++i) {
+      dst[i + p * m] = a[p + i * lda];
+    }
+  }
+}
+
 template <class T>
 KernelFns<T> make_fns(const char* name) {
   KernelFns<T> fns;
@@ -69,6 +91,7 @@ KernelFns<T> make_fns(const char* name) {
   fns.unpacked_a = &ref_kernel<T>;
   fns.in_place_b_cols = &ref_kernel_in_place<T, false>;
   fns.in_place_b_rows = &ref_kernel_in_place<T, true>;
+  fns.copy_transposed = &ref_copy_transposed<T>;
   fns.pack_a = &pack_a_panels<RefIsa, T, kMr>;
   fns.pack_b = &pack_b_panels<RefIsa, T, kNr>;
   return fns;
