@@ -308,8 +308,8 @@ bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m
 template <class T>
 bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                            index_t k) {
-  return a.rs != 1 && a.cs == 1 && m * k <= kStackTransposeElems && n <= ks.blocking.small_n &&
-         in_place_b(b);
+  return a.rs != 1 && a.cs == 1 && round_up(m, kTransposeRowUnit) * k <= kStackTransposeElems &&
+         n <= ks.blocking.small_n && in_place_b(b);
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
@@ -319,8 +319,9 @@ template <class T>
                                        T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                                        index_t ldc) {
   alignas(64) T tile[kStackTransposeElems];
-  ks.fns.copy_transposed(m, k, a.data, a.rs, tile);
-  gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, m}, b, beta, c, ldc);
+  const index_t ld = round_up(m, kTransposeRowUnit);
+  ks.fns.copy_transposed(m, k, a.data, a.rs, tile, ld);
+  gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, ld}, b, beta, c, ldc);
 }
 
 // gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap` (unless read in place).

@@ -36,10 +36,13 @@ template <class T>
 using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
                                     const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
 
-// CopyTransposed: dst (m x k, column-major, ld m) = op(A) for op(A) = A^T of a k x m
-// column-major A (lda): element (i, p) of dst is a[p + i*lda].
+// CopyTransposed: dst (m x k, column-major, ld ldd) = op(A) for op(A) = A^T of a k x m
+// column-major A (lda): element (i, p) of dst is a[p + i*lda]. ldd is m rounded up to
+// kTransposeRowUnit; rows m..ldd-1 of dst may be written (with zeros).
 template <class T>
-using CopyTransposed = void (*)(index_t m, index_t k, const T* a, index_t lda, T* dst);
+using CopyTransposed = void (*)(index_t m, index_t k, const T* a, index_t lda, T* dst,
+                                index_t ldd);
+inline constexpr index_t kTransposeRowUnit = 8;
 
 // PackA: packs rows [0, mc) x columns [0, kc) of a matrix with element (i, p) at
 // a[i*rs + p*cs] into ceil(mc/MR) micro-panels of MR x kc, zero padded.

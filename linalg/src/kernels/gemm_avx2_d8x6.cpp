@@ -8,6 +8,7 @@
 
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
+#include "lane_mask_avx2.hpp"
 #include "transpose_avx2.hpp"
 #include "ukernel_simd.hpp"
 
@@ -17,20 +18,20 @@ namespace {
 struct Ops {
   using T = double;
   using V = __m256d;
-  using Mask = __m256i;
+  using Mask = LaneMask;
   static constexpr int kLanes = 4;
   static V zero() { return _mm256_setzero_pd(); }
   static V load(const T* p) { return _mm256_loadu_pd(p); }
-  static V load_masked(const T* p, Mask m) { return _mm256_maskload_pd(p, m); }
+  static V load_masked(const T* p, Mask m) { return _mm256_maskload_pd(p, m.bits); }
   static V broadcast(const T* p) { return _mm256_broadcast_sd(p); }
   static V fmadd(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
   static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V set1(T x) { return _mm256_set1_pd(x); }
   static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
-  static void store_masked(T* p, V v, Mask m) { _mm256_maskstore_pd(p, m, v); }
+  static void store_masked(T* p, V v, Mask m) { store_first(p, v, m.count); }
   static Mask mask_of(int count) {
     const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
-    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), lanes);
+    return {_mm256_cmpgt_epi64(_mm256_set1_epi64x(count), lanes), count};
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
+#include "lane_mask_avx2.hpp"
 #include "transpose_avx2.hpp"
 #include "ukernel_simd.hpp"
 
@@ -16,20 +17,20 @@ namespace {
 struct Ops {
   using T = float;
   using V = __m256;
-  using Mask = __m256i;
+  using Mask = LaneMask;
   static constexpr int kLanes = 8;
   static V zero() { return _mm256_setzero_ps(); }
   static V load(const T* p) { return _mm256_loadu_ps(p); }
-  static V load_masked(const T* p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static V load_masked(const T* p, Mask m) { return _mm256_maskload_ps(p, m.bits); }
   static V broadcast(const T* p) { return _mm256_broadcast_ss(p); }
   static V fmadd(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V set1(T x) { return _mm256_set1_ps(x); }
   static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
-  static void store_masked(T* p, V v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static void store_masked(T* p, V v, Mask m) { store_first(p, v, m.count); }
   static Mask mask_of(int count) {
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), lanes);
+    return {_mm256_cmpgt_epi32(_mm256_set1_epi32(count), lanes), count};
   }
 };
 

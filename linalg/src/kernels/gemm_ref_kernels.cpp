@@ -73,10 +73,10 @@ void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t l
 }
 
 template <class T>
-void ref_copy_transposed(index_t m, index_t k, const T* a, index_t lda, T* dst) {
+void ref_copy_transposed(index_t m, index_t k, const T* a, index_t lda, T* dst, index_t ldd) {
   for (index_t p = 0; p < k; ++p) {
     for (index_t i = 0; i < m; ++i) {
-      dst[i + p * m] = a[p + i * lda];
+      dst[i + p * ldd] = a[p + i * lda];
     }
   }
 }

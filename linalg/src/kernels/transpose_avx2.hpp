@@ -2,72 +2,86 @@
 // transpose_avx2.hpp (internal): the CopyTransposed routines of the AVX2 and AVX-512 kernel
 // files (included by both; compiled with their flags, AVX2 at least).
 //
-// dst (m x k, column-major, ld m) = the transpose of the k x m column-major `a` (lda): square
-// blocks of 4 are loaded as rows of op(A), transposed in registers and stored as columns of
-// dst; the edges are copied one element at a time. Scalar copies of a transposed operand stall
-// on every element where the strided loads alias the stores (4 cycles an element measured on
-// Zen 3, docs/perf/small.md); four vectors per block move the same data in 8 memory ops.
+// dst (column-major, ld ldd >= m rounded up to 8) = the transpose of the k x m column-major `a`
+// (lda). Blocks of 4 (double) or 8 (float) rows of op(A) are loaded (masked past column k, zero
+// past row m), transposed in registers and stored as whole 256-bit columns of dst, rows past m
+// included. Whole-vector stores matter twice: scalar copies stalled on every element where the
+// strided loads aliased the stores (4 cycles an element on Zen 3), and the kernel's 256-bit loads
+// that followed narrower stores could not be forwarded from them (float 8 x 8 took 1.6x longer
+// transposed than not) (docs/perf/small.md).
 #pragma once
 
 #include <immintrin.h>
+
+#include <algorithm>
 
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
 
-template <class T>
-void copy_edges(index_t m, index_t k, index_t m4, index_t k4, const T* a, index_t lda, T* dst) {
-  for (index_t p = 0; p < k; ++p) {
-    for (index_t i = p < k4 ? m4 : 0; i < m; ++i) {
-      dst[i + p * m] = a[p + i * lda];
+inline void transpose_copy_d(index_t m, index_t k, const double* a, index_t lda, double* dst,
+                             index_t ldd) {
+  for (index_t p0 = 0; p0 < k; p0 += 4) {
+    const int cols = static_cast<int>(std::min<index_t>(4, k - p0));
+    const __m256i mask =
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x(cols), _mm256_setr_epi64x(0, 1, 2, 3));
+    for (index_t i0 = 0; i0 < m; i0 += 4) {
+      __m256d v[4];
+      for (int r = 0; r < 4; ++r) {
+        const double* row = a + p0 + (i0 + r) * lda;
+        v[r] = i0 + r >= m ? _mm256_setzero_pd()
+                           : (cols == 4 ? _mm256_loadu_pd(row) : _mm256_maskload_pd(row, mask));
+      }
+      const __m256d t0 = _mm256_unpacklo_pd(v[0], v[1]);
+      const __m256d t1 = _mm256_unpackhi_pd(v[0], v[1]);
+      const __m256d t2 = _mm256_unpacklo_pd(v[2], v[3]);
+      const __m256d t3 = _mm256_unpackhi_pd(v[2], v[3]);
+      const __m256d w[4] = {
+          _mm256_permute2f128_pd(t0, t2, 0x20), _mm256_permute2f128_pd(t1, t3, 0x20),
+          _mm256_permute2f128_pd(t0, t2, 0x31), _mm256_permute2f128_pd(t1, t3, 0x31)};
+      for (int c = 0; c < cols; ++c) _mm256_storeu_pd(dst + i0 + (p0 + c) * ldd, w[c]);
     }
   }
 }
 
-inline void transpose_copy_d(index_t m, index_t k, const double* a, index_t lda, double* dst) {
-  const index_t m4 = m / 4 * 4;
-  const index_t k4 = k / 4 * 4;
-  for (index_t p = 0; p < k4; p += 4) {
-    for (index_t i = 0; i < m4; i += 4) {
-      const double* row = a + p + i * lda;
-      const __m256d v0 = _mm256_loadu_pd(row);
-      const __m256d v1 = _mm256_loadu_pd(row + lda);
-      const __m256d v2 = _mm256_loadu_pd(row + 2 * lda);
-      const __m256d v3 = _mm256_loadu_pd(row + 3 * lda);
-      const __m256d t0 = _mm256_unpacklo_pd(v0, v1);
-      const __m256d t1 = _mm256_unpackhi_pd(v0, v1);
-      const __m256d t2 = _mm256_unpacklo_pd(v2, v3);
-      const __m256d t3 = _mm256_unpackhi_pd(v2, v3);
-      double* col = dst + i + p * m;
-      _mm256_storeu_pd(col, _mm256_permute2f128_pd(t0, t2, 0x20));
-      _mm256_storeu_pd(col + m, _mm256_permute2f128_pd(t1, t3, 0x20));
-      _mm256_storeu_pd(col + 2 * m, _mm256_permute2f128_pd(t0, t2, 0x31));
-      _mm256_storeu_pd(col + 3 * m, _mm256_permute2f128_pd(t1, t3, 0x31));
+inline void transpose_copy_s(index_t m, index_t k, const float* a, index_t lda, float* dst,
+                             index_t ldd) {
+  for (index_t p0 = 0; p0 < k; p0 += 8) {
+    const int cols = static_cast<int>(std::min<index_t>(8, k - p0));
+    const __m256i mask =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    for (index_t i0 = 0; i0 < m; i0 += 8) {
+      __m256 v[8];
+      for (int r = 0; r < 8; ++r) {
+        const float* row = a + p0 + (i0 + r) * lda;
+        v[r] = i0 + r >= m ? _mm256_setzero_ps()
+                           : (cols == 8 ? _mm256_loadu_ps(row) : _mm256_maskload_ps(row, mask));
+      }
+      const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]);
+      const __m256 t1 = _mm256_unpackhi_ps(v[0], v[1]);
+      const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]);
+      const __m256 t3 = _mm256_unpackhi_ps(v[2], v[3]);
+      const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]);
+      const __m256 t5 = _mm256_unpackhi_ps(v[4], v[5]);
+      const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]);
+      const __m256 t7 = _mm256_unpackhi_ps(v[6], v[7]);
+      const __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m256 w[8] = {
+          _mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+          _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+          _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+          _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+      for (int c = 0; c < cols; ++c) _mm256_storeu_ps(dst + i0 + (p0 + c) * ldd, w[c]);
     }
   }
-  copy_edges(m, k, m4, k4, a, lda, dst);
-}
-
-inline void transpose_copy_s(index_t m, index_t k, const float* a, index_t lda, float* dst) {
-  const index_t m4 = m / 4 * 4;
-  const index_t k4 = k / 4 * 4;
-  for (index_t p = 0; p < k4; p += 4) {
-    for (index_t i = 0; i < m4; i += 4) {
-      const float* row = a + p + i * lda;
-      __m128 v0 = _mm_loadu_ps(row);
-      __m128 v1 = _mm_loadu_ps(row + lda);
-      __m128 v2 = _mm_loadu_ps(row + 2 * lda);
-      __m128 v3 = _mm_loadu_ps(row + 3 * lda);
-      _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-      float* col = dst + i + p * m;
-      _mm_storeu_ps(col, v0);
-      _mm_storeu_ps(col + m, v1);
-      _mm_storeu_ps(col + 2 * m, v2);
-      _mm_storeu_ps(col + 3 * m, v3);
-    }
-  }
-  copy_edges(m, k, m4, k4, a, lda, dst);
 }
 
 }  // namespace
