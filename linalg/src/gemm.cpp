@@ -78,47 +78,36 @@ void check_view(const char* name, const MatrixView<const T>& v) {
                             " for op(A) " + shape(m, k) + " and C " + shape(m, n));
 }
 
-// macro_block(): one mc x nc block of C from a packed B panel and a packed (or in-place)
-// A block: the jr / ir loops around the microkernel.
+// macro_block(): one mc x nc block of C from a packed B panel and a packed A block: the
+// jr / ir loops around the microkernel.
 template <class T>
-void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, const T* a_src,
-                 bool a_in_place, index_t a_cs, const T* bp, T* c, index_t ldc, T alpha, T beta) {
+void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, const T* ap,
+                 const T* bp, T* c, index_t ldc, T alpha, T beta) {
   const index_t mr = f.mr;
   const index_t nr = f.nr;
   for (index_t jr = 0; jr < ncb; jr += nr) {
     const index_t nrb = std::min(nr, ncb - jr);
     const T* b_panel = bp + jr * kcb;
     T* c_col = c + jr * ldc;
-    if (a_in_place) {
-      for (index_t ir = 0; ir < mcb; ir += mr) {
-        f.unpacked_a(std::min(mr, mcb - ir), nrb, kcb, a_src + ir, a_cs, b_panel, c_col + ir, ldc,
-                     alpha, beta);
-      }
-    } else {
-      for (index_t ir = 0; ir < mcb; ir += mr) {
-        f.packed(std::min(mr, mcb - ir), nrb, kcb, a_src + ir * kcb, mr, b_panel, c_col + ir, ldc,
-                 alpha, beta);
-      }
+    for (index_t ir = 0; ir < mcb; ir += mr) {
+      f.packed(std::min(mr, mcb - ir), nrb, kcb, ap + ir * kcb, mr, b_panel, c_col + ir, ldc, alpha,
+               beta);
     }
   }
 }
 
 // ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb): pack each mc x kc block
-// of A (unless read in place) and run the macro block.
+// of A and run the macro block.
 template <class T>
 void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb,
-             const T* a_panel, index_t a_rs, index_t a_cs, bool a_in_place, T* ap, const T* bp,
-             T* c, index_t ldc, T alpha, T beta) {
+             const T* a_panel, index_t a_rs, index_t a_cs, T* ap, const T* bp, T* c, index_t ldc,
+             T alpha, T beta) {
   const KernelFns<T>& f = ks.fns;
   const index_t mc = ks.blocking.mc;
   for (index_t ic = m0; ic < m1; ic += mc) {
     const index_t mcb = std::min(mc, m1 - ic);
-    const T* a_block = a_panel + ic * a_rs;
-    if (!a_in_place) {
-      f.pack_a(mcb, kcb, a_block, a_rs, a_cs, ap);
-    }
-    macro_block(f, mcb, ncb, kcb, a_in_place ? a_block : ap, a_in_place, a_cs, bp, c + ic, ldc,
-                alpha, beta);
+    f.pack_a(mcb, kcb, a_panel + ic * a_rs, a_rs, a_cs, ap);
+    macro_block(f, mcb, ncb, kcb, ap, bp, c + ic, ldc, alpha, beta);
   }
 }
 
@@ -230,11 +219,9 @@ void gemm_panel_unit(team::Section& s, std::size_t unit, PanelPlan& plan, const 
   index_t i1 = 0;
   split(m, f.mr, part - plan.packs, plan.rows, i0, i1);
   if (i1 > i0) {
-    const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
-    T* ap = a_in_place ? nullptr
-                       : ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
-    ic_loop(ks, i0, i1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp, c + jc * ldc,
-            ldc, alpha, pc == 0 ? beta : T(1));
+    T* ap = ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
+    ic_loop(ks, i0, i1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, ap, bp, c + jc * ldc, ldc, alpha,
+            pc == 0 ? beta : T(1));
   }
   plan.computed[buffer].fetch_add(1, std::memory_order_acq_rel);
 }
@@ -324,20 +311,19 @@ template <class T>
   gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, ld}, b, beta, c, ldc);
 }
 
-// gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap` (unless read in place).
+// gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap`.
 template <class T>
 void gemm_packed(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
                  Strided<T> b, T beta, T* c, index_t ldc, T* ap, T* bp) {
   const KernelFns<T>& f = ks.fns;
   const Blocking& bl = ks.blocking;
-  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
   for (index_t jc = 0; jc < n; jc += bl.nc) {
     const index_t ncb = std::min(bl.nc, n - jc);
     for (index_t pc = 0; pc < k; pc += bl.kc) {
       const index_t kcb = std::min(bl.kc, k - pc);
       f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
-      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, a_in_place, ap, bp, c + jc * ldc,
-              ldc, alpha, pc == 0 ? beta : T(1));
+      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, ap, bp, c + jc * ldc, ldc, alpha,
+              pc == 0 ? beta : T(1));
     }
   }
 }
@@ -391,12 +377,11 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
   }
   // Buffers first, before anything is written: one that cannot be had sends the whole call
   // to gemm_on_stack.
-  const bool a_in_place = reads_a_in_place(ks, a, m, n, k);
   const std::size_t b_elems = pack_b_elems(ks, n, k);
-  const std::size_t a_elems = a_in_place ? 0 : pack_a_elems(ks, m, k);
+  const std::size_t a_elems = pack_a_elems(ks, m, k);
   T* bp = ws.try_buffer_of<T>(rank, Workspace::Slot::pack_b, b_elems);
-  T* ap = a_in_place ? nullptr : ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, a_elems);
-  if (bp == nullptr || (!a_in_place && ap == nullptr)) {
+  T* ap = ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, a_elems);
+  if (bp == nullptr || ap == nullptr) {
     gemm_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc, (a_elems + b_elems) * sizeof(T));
     return;
   }
@@ -408,12 +393,10 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
 // have written C); nullptr when the memory cannot be had.
 template <class T>
 T* panel_buffers(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k,
-                 Strided<T> a, Workspace& ws) {
-  if (!reads_a_in_place(ks, a, m, n, k)) {
-    for (std::size_t rank = 0; rank < width; ++rank) {
-      if (ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)) == nullptr) {
-        return nullptr;
-      }
+                 Workspace& ws) {
+  for (std::size_t rank = 0; rank < width; ++rank) {
+    if (ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)) == nullptr) {
+      return nullptr;
     }
   }
   return static_cast<T*>(ws.try_shared_buffer(2 * pack_b_elems(ks, n, k) * sizeof(T)));
@@ -454,7 +437,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     });
   } else if (split_rows) {
     const std::size_t panel = pack_b_elems(ks, n, k);
-    T* shared_b = panel_buffers(ks, width, m, n, k, a, ws);
+    T* shared_b = panel_buffers(ks, width, m, n, k, ws);
     if (shared_b == nullptr) return false;
     PanelPlan plan;
     plan.panels_n = (n + ks.blocking.nc - 1) / ks.blocking.nc;

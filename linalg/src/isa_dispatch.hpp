@@ -20,9 +20,8 @@ std::string_view isa_name(Isa isa);
 
 // MicroKernel: C[0:m, 0:n] = alpha * A * B + beta * C for a tile of m <= MR rows and n <= NR
 // columns, with C column-major (leading dimension ldc). B is a packed micro-panel: kc rows
-// of NR values. A is either a packed micro-panel (kc columns of MR values, a_step == MR, zero
-// padded) or, for the unpacked variant, column-major memory with a_step == lda, of which
-// only rows 0..m-1 are read. beta == 0: C is not read.
+// of NR values. A is a packed micro-panel (kc columns of MR values, a_step == MR, zero
+// padded). beta == 0: C is not read.
 template <class T>
 using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
                              const T* b, T* c, index_t ldc, T alpha, T beta);
@@ -40,8 +39,7 @@ using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a
 // column-major A (lda): element (i, p) of dst is a[p + i*lda]. ldd is m rounded up to
 // kTransposeRowUnit; rows m..ldd-1 of dst may be written (with zeros).
 template <class T>
-using CopyTransposed = void (*)(index_t m, index_t k, const T* a, index_t lda, T* dst,
-                                index_t ldd);
+using CopyTransposed = void (*)(index_t m, index_t k, const T* a, index_t lda, T* dst, index_t ldd);
 inline constexpr index_t kTransposeRowUnit = 8;
 
 // PackA: packs rows [0, mc) x columns [0, kc) of a matrix with element (i, p) at
@@ -60,7 +58,6 @@ struct KernelFns {
   int mr = 0;
   int nr = 0;
   MicroKernel<T> packed = nullptr;                  // A and B packed
-  MicroKernel<T> unpacked_a = nullptr;              // A read in place (column-major), B packed
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
   PackA<T> pack_a = nullptr;

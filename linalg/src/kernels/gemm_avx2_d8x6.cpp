@@ -46,7 +46,6 @@ KernelFns<double> avx2_kernels_d8x6() {
   fns.mr = kMr;
   fns.nr = kNr;
   fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
-  fns.unpacked_a = &simd_kernel_rows<Ops, kMr, kNr, true>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.copy_transposed = &transpose_copy_d;

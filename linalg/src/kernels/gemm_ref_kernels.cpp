@@ -88,7 +88,6 @@ KernelFns<T> make_fns(const char* name) {
   fns.mr = kMr;
   fns.nr = kNr;
   fns.packed = &ref_kernel<T>;
-  fns.unpacked_a = &ref_kernel<T>;
   fns.in_place_b_cols = &ref_kernel_in_place<T, false>;
   fns.in_place_b_rows = &ref_kernel_in_place<T, true>;
   fns.copy_transposed = &ref_copy_transposed<T>;
