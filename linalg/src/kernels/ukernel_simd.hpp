@@ -11,6 +11,8 @@
 // values of B (one cache line of packed B for NR = 8 doubles).
 #pragma once
 
+#include <utility>
+
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
@@ -270,19 +272,27 @@ template <class Ops, int MR, int NR, template <class, int> class BForm>
 }
 
 // simd_kernel_in_place(): the MicroKernelInPlace entry. A strip of n < NR columns runs the
-// NR = n instantiation: it reads no column of B past the last (which may not exist) and does
-// no multiply-add for the missing ones, so a 4 x 4 product costs a 4 x 4 tile.
+// NR = n instantiation, found in a table (one indirect call, where a chain of NR - n nested
+// calls passing eleven arguments each cost ~5 ns a level at n = 1): it reads no column of B
+// past the last (which may not exist) and does no multiply-add for the missing ones, so a
+// 4 x 4 product costs a 4 x 4 tile.
+template <class Ops, int MR, template <class, int> class BForm, int... kColumns>
+void strip_of_width(std::integer_sequence<int, kColumns...> /*widths - 1*/, index_t m, index_t n,
+                    index_t kc, const typename Ops::T* a, index_t lda, const typename Ops::T* b,
+                    index_t ldb, typename Ops::T* c, index_t ldc, typename Ops::T alpha,
+                    typename Ops::T beta) {
+  using Strip = void (*)(index_t, index_t, const typename Ops::T*, index_t, const typename Ops::T*,
+                         index_t, typename Ops::T*, index_t, typename Ops::T, typename Ops::T);
+  static constexpr Strip kStrips[] = {&simd_in_place_strip<Ops, MR, kColumns + 1, BForm>...};
+  kStrips[n - 1](m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+}
+
 template <class Ops, int MR, int NR, template <class, int> class BForm>
 void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t lda,
                           const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
                           typename Ops::T alpha, typename Ops::T beta) {
-  if constexpr (NR > 1) {
-    if (n < NR) {
-      simd_kernel_in_place<Ops, MR, NR - 1, BForm>(m, n, kc, a, lda, b, ldb, c, ldc, alpha, beta);
-      return;
-    }
-  }
-  simd_in_place_strip<Ops, MR, NR, BForm>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+  strip_of_width<Ops, MR, BForm>(std::make_integer_sequence<int, NR>{}, m, n, kc, a, lda, b, ldb,
+                                 c, ldc, alpha, beta);
 }
 
 }  // namespace teamla::linalg::detail

@@ -64,7 +64,10 @@ class NotPositiveDefinite : public std::runtime_error {
   index_t column_;
 };
 
-// CallStats: what the most recent call on the engine did.
+// CallStats: what the most recent call on the engine did. A tiny gemm
+// (linalg::gemm_is_tiny: at most 32^3 multiply-adds) runs on the caller before the engine's
+// dispatch and is recorded neither here nor in EngineCounters: the record would cost more than
+// the product (docs/engine.md, "Cost of a call").
 struct CallStats {
   // "gemm", "gemm_batch", "gemm_batch_strided", "trsm", "syrk", "potrf", "potrs"
   std::string_view routine;
@@ -80,7 +83,7 @@ struct CallStats {
 // EngineCounters: cumulative figures of an engine since it was built.
 struct EngineCounters {
   team::WaitCounters waits;           // the pool's (per_call: summed over every pool built)
-  std::uint64_t calls = 0;            // calls that ran a kernel
+  std::uint64_t calls = 0;            // calls that ran a kernel (tiny gemms not counted)
   std::uint64_t team_calls = 0;       // ... of which led the team
   std::uint64_t contended_calls = 0;  // ... of which found the team busy and ran serially
   std::uint64_t pools_built = 0;      // held: 1; per_call: one per team call; serial: 0
