@@ -78,21 +78,15 @@ void check_view(const char* name, const MatrixView<const T>& v) {
                             " for op(A) " + shape(m, k) + " and C " + shape(m, n));
 }
 
-// macro_block(): one mc x nc block of C from a packed B panel and a packed A block: the
-// jr / ir loops around the microkernel.
+// macro_block(): one mc x nc block of C from a packed B panel and a packed A block: a strip
+// of the whole block per NR columns of B.
 template <class T>
 void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, const T* ap,
                  const T* bp, T* c, index_t ldc, T alpha, T beta) {
-  const index_t mr = f.mr;
   const index_t nr = f.nr;
   for (index_t jr = 0; jr < ncb; jr += nr) {
-    const index_t nrb = std::min(nr, ncb - jr);
-    const T* b_panel = bp + jr * kcb;
-    T* c_col = c + jr * ldc;
-    for (index_t ir = 0; ir < mcb; ir += mr) {
-      f.packed(std::min(mr, mcb - ir), nrb, kcb, ap + ir * kcb, mr, b_panel, c_col + ir, ldc, alpha,
-               beta);
-    }
+    f.packed_strip(mcb, std::min(nr, ncb - jr), kcb, ap, f.mr, bp + jr * kcb, c + jr * ldc, ldc,
+                   alpha, beta);
   }
 }
 

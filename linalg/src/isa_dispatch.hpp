@@ -57,7 +57,8 @@ struct KernelFns {
   const char* name = "";  // e.g. "avx512_d24x8"
   int mr = 0;
   int nr = 0;
-  MicroKernel<T> packed = nullptr;                  // A and B packed
+  MicroKernel<T> packed = nullptr;                  // A and B packed, one tile (m <= MR)
+  MicroKernel<T> packed_strip = nullptr;            // A and B packed, a strip of any m rows
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
   PackA<T> pack_a = nullptr;

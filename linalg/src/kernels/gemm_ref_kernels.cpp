@@ -81,6 +81,16 @@ void ref_copy_transposed(index_t m, index_t k, const T* a, index_t lda, T* dst, 
   }
 }
 
+// ref_strip(): a strip of any m rows of packed A, MR at a time.
+template <class T>
+void ref_strip(index_t m, index_t n, index_t kc, const T* a, index_t a_step, const T* b, T* c,
+               index_t ldc, T alpha, T beta) {
+  for (index_t ir = 0; ir < m; ir += kMr) {
+    ref_kernel<T>(std::min<index_t>(kMr, m - ir), n, kc, a + ir * kc, a_step, b, c + ir, ldc,
+                  alpha, beta);
+  }
+}
+
 template <class T>
 KernelFns<T> make_fns(const char* name) {
   KernelFns<T> fns;
@@ -88,6 +98,7 @@ KernelFns<T> make_fns(const char* name) {
   fns.mr = kMr;
   fns.nr = kNr;
   fns.packed = &ref_kernel<T>;
+  fns.packed_strip = &ref_strip<T>;
   fns.in_place_b_cols = &ref_kernel_in_place<T, false>;
   fns.in_place_b_rows = &ref_kernel_in_place<T, true>;
   fns.copy_transposed = &ref_copy_transposed<T>;

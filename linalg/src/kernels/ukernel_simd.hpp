@@ -233,6 +233,27 @@ void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a
                                              c, ldc, alpha, beta);
 }
 
+// simd_packed_strip(): the MicroKernel entry for a strip of any m rows of packed A (one
+// micro-panel of MR x kc after another) against one packed micro-panel of B: full tiles run
+// the tile body inline (flattened), a call per strip instead of per tile, as
+// simd_in_place_strip() below.
+template <class Ops, int MR, int NR>
+[[gnu::flatten]] void simd_packed_strip(index_t m, index_t n, index_t kc, const typename Ops::T* a,
+                                        index_t /*a_step == MR*/, const typename Ops::T* b,
+                                        typename Ops::T* c, index_t ldc, typename Ops::T alpha,
+                                        typename Ops::T beta) {
+  index_t ir = 0;
+  for (; ir + MR <= m; ir += MR) {
+    simd_kernel_any_b<Ops, MR, NR, false>(MR, n, kc, a + ir * kc, MR,
+                                          PackedB<typename Ops::T, NR>{b}, c + ir, ldc, alpha,
+                                          beta);
+  }
+  if (ir < m) {
+    simd_kernel_rows<Ops, MR, NR, false>(m - ir, n, kc, a + ir * kc, MR, b, c + ir, ldc, alpha,
+                                         beta);
+  }
+}
+
 // simd_in_place_rows(): the no-packing tile, A column-major in place (a_step = lda), n == NR
 // columns of B read in place through BForm. Edge tiles of m <= MR - kLanes rows run a narrower
 // instantiation, as in simd_kernel_rows().
