@@ -105,22 +105,16 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
   }
 }
 
-// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and either A small itself
-// (m <= small_n, the measured small-matrix win) or B's k x n slice so small (kSmallBBytes) that
-// it stays in L1 while a tall A streams past it once. Otherwise a tall A is packed: read in
-// place it is re-read for every NR columns of B, and with a leading dimension near a power of
-// two its columns share cache sets. Measured on the 2-vCPU Zen 3 VM (L2 512 KiB), 1 thread,
-// GF/s, in place against packed (docs/perf/small.md): 4096 x 64 x 64 double 16-18 against
-// 24-25, float 28 against 37-49; 3840 x 128 x 128 double 19-20 against 25-27; 2048 x 16 x 16
-// float 25.6 against 18-23, double 13 against 14.
-constexpr std::size_t kSmallBBytes = 4 * 1024;
-
+// reads_a_in_place(): op(A) column-contiguous and both m and n <= small_n. A tall A is packed:
+// read in place it is re-read for every NR columns of B, and its columns, a leading dimension
+// apart, share cache sets, by virtual address in L1 and by the luck of physical pages in L2.
+// Measured on the 2-vCPU Zen 3 VM (L2 512 KiB), 1 thread, GF/s, in place against packed
+// (docs/perf/small.md, docs/gemm.md): 4096 x 64 x 64 double 16-18 against 24-25, float 28
+// against 37-49; 3840 x 128 x 128 double 19-20 against 25-27; 2048 x 16 x 16 double 10-19
+// against 17-19 (the in-place figure changing from one process to the next).
 template <class T>
-bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n, index_t k) {
-  if (a.rs != 1 || n > ks.blocking.small_n) return false;
-  if (m <= ks.blocking.small_n) return true;
-  const auto b_bytes = static_cast<std::size_t>(std::min(k, ks.blocking.kc) * n) * sizeof(T);
-  return b_bytes <= kSmallBBytes;
+bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n) {
+  return a.rs == 1 && n <= ks.blocking.small_n && m <= ks.blocking.small_n;
 }
 
 template <class T>
@@ -281,9 +275,8 @@ bool in_place_b(Strided<T> b) {
 }
 
 template <class T>
-bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
-                   index_t k) {
-  return reads_a_in_place(ks, a, m, n, k) && in_place_b(b);
+bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n) {
+  return reads_a_in_place(ks, a, m, n) && in_place_b(b);
 }
 
 template <class T>
@@ -350,7 +343,7 @@ bool gemm_without_workspace(const KernelSet<T>& ks, index_t m, index_t n, index_
     scale_c(m, n, beta, c, ldc);
     return true;
   }
-  if (in_place_path(ks, a, b, m, n, k)) {
+  if (in_place_path(ks, a, b, m, n)) {
     gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
     return true;
   }
@@ -417,7 +410,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     return per_rank * w / static_cast<double>(tiles);
   };
   const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
-  if (split_rows && in_place_path(ks, a, b, m, n, k)) {
+  if (split_rows && in_place_path(ks, a, b, m, n)) {
     // Nothing to share: each unit runs the no-packing path on its rows.
     const std::size_t units = work_units(row_tiles, width);
     on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {

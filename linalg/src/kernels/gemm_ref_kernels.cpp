@@ -86,8 +86,8 @@ template <class T>
 void ref_strip(index_t m, index_t n, index_t kc, const T* a, index_t a_step, const T* b, T* c,
                index_t ldc, T alpha, T beta) {
   for (index_t ir = 0; ir < m; ir += kMr) {
-    ref_kernel<T>(std::min<index_t>(kMr, m - ir), n, kc, a + ir * kc, a_step, b, c + ir, ldc,
-                  alpha, beta);
+    ref_kernel<T>(std::min<index_t>(kMr, m - ir), n, kc, a + ir * kc, a_step, b, c + ir, ldc, alpha,
+                  beta);
   }
 }
 

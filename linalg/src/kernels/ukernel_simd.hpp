@@ -6,9 +6,9 @@
 //   V, T, Mask, kLanes, zero(), load(p), load_masked(p, mask), broadcast(p), fmadd(a, b, c),
 //   mul(a, b), set1(x), store(p, v), store_masked(p, v, mask), mask_of(count)
 // and registers simd_kernel_rows<Ops, MR, NR, false> for packed operands and
-// simd_kernel_in_place for the no-packing path (A in place: kUnpackedA). The accumulator tile is MR/kLanes x
-// NR vectors held in registers; per k step it loads MR/kLanes vectors of A and broadcasts NR
-// values of B (one cache line of packed B for NR = 8 doubles).
+// simd_kernel_in_place for the no-packing path (A in place: kUnpackedA). The accumulator tile is
+// MR/kLanes x NR vectors held in registers; per k step it loads MR/kLanes vectors of A and
+// broadcasts NR values of B (one cache line of packed B for NR = 8 doubles).
 #pragma once
 
 #include <utility>
@@ -245,9 +245,8 @@ template <class Ops, int MR, int NR>
                                         typename Ops::T beta) {
   index_t ir = 0;
   for (; ir + MR <= m; ir += MR) {
-    simd_kernel_any_b<Ops, MR, NR, false>(MR, n, kc, a + ir * kc, MR,
-                                          PackedB<typename Ops::T, NR>{b}, c + ir, ldc, alpha,
-                                          beta);
+    simd_kernel_any_b<Ops, MR, NR, false>(
+        MR, n, kc, a + ir * kc, MR, PackedB<typename Ops::T, NR>{b}, c + ir, ldc, alpha, beta);
   }
   if (ir < m) {
     simd_kernel_rows<Ops, MR, NR, false>(m - ir, n, kc, a + ir * kc, MR, b, c + ir, ldc, alpha,
@@ -313,8 +312,8 @@ template <class Ops, int MR, int NR, template <class, int> class BForm>
 void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t lda,
                           const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
                           typename Ops::T alpha, typename Ops::T beta) {
-  strip_of_width<Ops, MR, BForm>(std::make_integer_sequence<int, NR>{}, m, n, kc, a, lda, b, ldb,
-                                 c, ldc, alpha, beta);
+  strip_of_width<Ops, MR, BForm>(std::make_integer_sequence<int, NR>{}, m, n, kc, a, lda, b, ldb, c,
+                                 ldc, alpha, beta);
 }
 
 }  // namespace teamla::linalg::detail
