@@ -264,9 +264,10 @@ void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T al
 }
 
 // kStackTransposeElems: an op(A) whose rows are not contiguous (A transposed) with at most
-// 64 x 64 elements is copied column-major onto the stack (32 KiB of double) and then read in
-// place: at these sizes packing through the workspace cost more than the copy
-// (docs/perf/small.md).
+// 64 x 64 elements (rows rounded up to kTransposeRowUnit) is copied column-major onto the
+// stack, 32 KiB of double, and then read in place: the small-matrix range of
+// docs/perf/small.md, where the copy is one pass over A and needs neither the workspace nor a
+// packed B.
 constexpr index_t kStackTransposeElems = 64 * 64;
 
 template <class T>

@@ -55,7 +55,7 @@ template <class Ops, int MR>
 [[gnu::always_inline]] inline void row_masks(index_t m,
                                              typename Ops::Mask (&masks)[MR / Ops::kLanes]) {
   constexpr int kL = Ops::kLanes;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int i = 0; i < MR / kL; ++i) {
     const index_t left = m - i * kL;
     masks[i] = Ops::mask_of(left <= 0 ? 0 : (left >= kL ? kL : static_cast<int>(left)));
@@ -68,7 +68,7 @@ template <class Ops, int MR, int NR>
 [[gnu::always_inline]] inline void prefetch_c(const typename Ops::T* c, index_t ldc) {
 #pragma GCC unroll 64
   for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < MR / Ops::kLanes; ++i) {
       __builtin_prefetch(c + j * ldc + i * Ops::kLanes, 1, 3);
     }
@@ -84,10 +84,12 @@ template <class Ops, int MR, int NR, bool kMasked, class BSource>
   using V = typename Ops::V;
   constexpr int kL = Ops::kLanes;
   constexpr int kMv = MR / kL;
+  // Four k steps per loop iteration: on the Zen 3 VM the loop's own increments and branch
+  // held 1-thread dgemm 1024 at 29-30 GF/s, unrolled 32-33 (docs/gemm.md, "Microkernels").
 #pragma GCC unroll 4
   for (index_t p = 0; p < kc; ++p) {
     V av[kMv];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < kMv; ++i) {
       if constexpr (kMasked) {
         av[i] = Ops::load_masked(a + i * kL, amask[i]);
@@ -98,7 +100,7 @@ template <class Ops, int MR, int NR, bool kMasked, class BSource>
 #pragma GCC unroll 64
     for (int j = 0; j < NR; ++j) {
       const V bj = Ops::broadcast(bsrc.at(j));
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (int i = 0; i < kMv; ++i) {
         acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
       }
@@ -114,7 +116,7 @@ template <class Ops, int MR, int NR>
 [[gnu::always_inline]] inline void scale(AccTile<Ops, MR, NR>& acc, typename Ops::V va) {
 #pragma GCC unroll 64
   for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < MR / Ops::kLanes; ++i) {
       acc[i][j] = Ops::mul(va, acc[i][j]);
     }
@@ -131,7 +133,7 @@ template <class Ops, int MR, int NR>
 #pragma GCC unroll 64
   for (int j = 0; j < NR; ++j) {
     typename Ops::T* cj = c + j * ldc;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < MR / kL; ++i) {
       V r = acc[i][j];
       if (accumulate) {
@@ -159,7 +161,7 @@ template <class Ops, int MR, int NR>
       break;
     }
     typename Ops::T* cj = c + j * ldc;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < MR / kL; ++i) {
       V r = acc[i][j];
       if (accumulate) {
@@ -186,7 +188,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   AccTile<Ops, MR, NR> acc;
 #pragma GCC unroll 64
   for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int i = 0; i < kMv; ++i) {
       acc[i][j] = Ops::zero();
     }
