@@ -3,12 +3,14 @@
 #include "reservoir.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
 
 #include "teamla/team/machine.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::team {
 namespace {
@@ -18,10 +20,26 @@ struct Reservoir {
   std::vector<std::unique_ptr<Pool::Impl>> idle;  // most recently handed back last
 };
 
-// Immortal: a static destructor would join workers while a library is being unloaded.
+// The reservoir of this process. Immortal: a static destructor would join workers while a
+// library is being unloaded.
+std::atomic<Reservoir*> g_reservoir{nullptr};
+
+// forget_in_child(): a forked child has none of the parent's workers, and its copy of the
+// mutex may be held by a parent thread that does not exist in it. The child starts from an
+// empty reservoir; the parent's copy is abandoned (leaked once per fork), never joined.
+void forget_in_child() { g_reservoir.store(nullptr, std::memory_order_relaxed); }
+
 Reservoir& reservoir() {
-  static auto* r = new Reservoir;
-  return *r;
+  if (Reservoir* r = g_reservoir.load(std::memory_order_acquire)) return *r;
+  // Registered once, before the first reservoir exists: no child can inherit one unhooked.
+  [[maybe_unused]] static const bool hooked = on_fork(nullptr, nullptr, &forget_in_child);
+  auto* created = new Reservoir;
+  Reservoir* expected = nullptr;
+  if (!g_reservoir.compare_exchange_strong(expected, created, std::memory_order_acq_rel)) {
+    delete created;  // another thread created it first
+    return *expected;
+  }
+  return *created;
 }
 
 // take_expired(): removes the idle pools past their lifetime or beyond kIdlePools (oldest

@@ -10,7 +10,8 @@
 //
 // Bounds: at most kIdlePools idle Impls, each joined once idle for longer than kIdleLifetimeNs
 // (checked whenever a pool is taken or handed back; the join runs on that caller, after the
-// lock). Process exit leaves idle workers parked in the kernel, as other BLAS pools do.
+// lock). Process exit leaves idle workers parked in the kernel, as other BLAS pools do. A
+// forked child starts with an empty reservoir: the parent's idle workers do not exist in it.
 #pragma once
 
 #include <cstdint>

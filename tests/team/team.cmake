@@ -35,3 +35,10 @@ teamla_add_gtest(team_stacked_test
   LIBS teamla::team
   LABELS stress
   SERIAL)
+
+# The idle-pool reservoir across fork() (label faults: a process-level contract, kept out of
+# the tsan run, which does not follow a forked child).
+teamla_add_gtest(reservoir_fork_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/reservoir_fork_test.cpp
+  LIBS teamla::team
+  LABELS faults)
