@@ -4,7 +4,8 @@
 // Measured on the reference machine: AMD EPYC VM, family 25 model 17 (Zen 4 class: 512-bit
 // FMAs issue at one per cycle), 2 vCPUs, L1d 32 KiB, L2 1 MiB; a pure FMA loop peaks at
 // ~58 GF/s double, ~116 GF/s float per core. Figures are 1-thread GF/s by thread CPU time,
-// median of 7 alternated runs (/tmp/tune harness, docs/gemm.md), with other builds running.
+// median of 7 alternated runs (a tuning harness not kept in the repository; docs/gemm.md),
+// with other builds running.
 //
 // mc, kc, nc (BLIS rules): a kc x NR micro-panel of B stays in L1 (256 x 8 x 8 B = 16 KiB;
 // float 512 x 8 x 4 B = 16 KiB), an mc x kc block of A takes about half of L2 (240 x 256 x

@@ -23,7 +23,7 @@ void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, co
   for (index_t p = 0; p < kc; ++p) {
     for (int j = 0; j < kNr; ++j) {
       for (int i = 0; i < kMr; ++i) {
-        // Unpacked A may hold fewer than MR readable rows.
+        // Rows past m read as zero (a packed panel holds zeros there anyway).
         const T ai = i < m ? a[i] : T(0);
         acc[j][i] += ai * b[j];
       }
