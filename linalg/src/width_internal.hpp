@@ -6,6 +6,10 @@
 
 namespace teamla::linalg::detail {
 
+// kFallbackSectionNs: the section cost when nothing measured may enter (observation off, the
+// tests' deterministic widths): libgomp's region cost on 2 CPUs (MEASURING.md).
+inline constexpr double kFallbackSectionNs = 3100;
+
 // choose_with_cost(): the rule of width.hpp with a width-2 section cost of `base_cost_ns`
 // (each further member adds a third of it) plus `extra_ns` per section.
 std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections, std::size_t max_width,

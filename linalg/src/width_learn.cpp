@@ -16,9 +16,6 @@
 namespace teamla::linalg {
 namespace {
 
-// kFallbackSectionNs: the section cost when nothing measured may enter (observation off, the
-// tests' deterministic widths): libgomp's region cost on 2 CPUs (MEASURING.md).
-constexpr double kFallbackSectionNs = 3100;
 // The learned rate moves a quarter of the way to each new sample, and a sample is clipped to
 // [1/2, 2] x the current rate, so one preempted region cannot flip a size class.
 constexpr double kLearnWeight = 0.25;
@@ -99,7 +96,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   const double cost = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
   exec.stats.section_cost_ns = cost;
   const double base =
-      cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : kFallbackSectionNs;
+      cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : detail::kFallbackSectionNs;
   // A region too small for any section to pay runs inline before anything else is read (the
   // small-call path: no learned cell, no clock).
   if (exec.max_width == 0) {
