@@ -4,7 +4,12 @@
 // under a foreign load. scripts/demo runs it (with OpenBLAS's fair environment).
 //
 //   showcase [--rounds R] [--no-load]     the whole show (default 3 rounds, < 1 minute)
+//   showcase --with-test-arm ...          adds a sleeping arm the plausibility check must
+//                                         flag (exit status 3: the showcase test)
 //   showcase --arm NAME                   one arm, in its own process (used by the above)
+//
+// Exit status 3: a figure is implausibly low (under a tenth of the 1-thread rate) and the
+// showcase has no explanation for it (showcase_dense.cpp).
 //
 // Every arm runs in a fresh process, re-executed from this binary, so that no library's
 // idle threads (OpenBLAS and libgomp spin after a call, a held team spins between sections)
@@ -77,63 +82,11 @@ std::string self_path() {
   return std::string(buffer, static_cast<std::size_t>(length));
 }
 
-// run_child() runs a shell command and returns its stdout lines (stderr passes through).
-std::vector<std::string> run_child(const std::string& command) {
-  std::vector<std::string> lines;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return lines;
-  char line[256];
-  while (std::fgets(line, sizeof(line), pipe) != nullptr) lines.emplace_back(line);
-  if (pclose(pipe) != 0) std::fprintf(stderr, "showcase: '%s' failed\n", command.c_str());
-  return lines;
-}
+void show_engine_modes(const std::string& self, const std::string& foreign_load, int rounds);
 
-// progress() shows what is being measured, on a terminal only (it rewrites one line).
-template <class... Args>
-void progress(const char* format, Args... args) {
-  if (isatty(STDERR_FILENO) == 0) return;
-  std::fprintf(stderr, "\r%-78s", "");
-  std::fprintf(stderr, format, args...);
-}
-
-// DenseResults[arm]["gemm 64"] = the per-call seconds of each round.
-using DenseResults = std::map<std::string, std::map<std::string, std::vector<double>>>;
-
-void print_dense_table(const DenseResults& results, const std::vector<std::string>& arms,
-                       const char* title, const char* kind, const long* sizes, std::size_t count,
-                       double (*flops)(long)) {
-  std::printf("\n%s\n  %-22s", title, "n");
-  for (std::size_t s = 0; s < count; ++s) std::printf("%9ld", sizes[s]);
-  std::printf("\n");
-  std::vector<double> best(count, 0.0), ours(count, 0.0);
-  for (const std::string& arm : arms) {
-    std::printf("  %-22s", arm.c_str());
-    for (std::size_t s = 0; s < count; ++s) {
-      const auto& per_size = results.at(arm);
-      const auto found = per_size.find(std::string(kind) + " " + std::to_string(sizes[s]));
-      const double seconds = found == per_size.end() ? 0 : upper_median(found->second);
-      const double gflops = seconds > 0 ? flops(sizes[s]) / seconds * 1e-9 : 0;
-      std::printf("%9.1f", gflops);
-      if (arm.rfind("teamla", 0) == 0) {
-        ours[s] = gflops;
-      } else {
-        best[s] = std::max(best[s], gflops);
-      }
-    }
-    std::printf("\n");
-  }
-  std::printf("  %-22s", "teamla / best other");
-  for (std::size_t s = 0; s < count; ++s)
-    std::printf("%8.2fx", best[s] > 0 ? ours[s] / best[s] : 0);
-  std::printf("\n");
-}
-
-double gemm_flops(long n) { return 2.0 * double(n) * double(n) * double(n); }
-double potrf_flops(long n) { return double(n) * double(n) * double(n) / 3.0; }
-
-int run_show(int rounds, bool with_load) {
+int run_show(int rounds, bool with_load, bool with_test_arm) {
   print_machine();
-  const std::string self = "'" + self_path() + "'";
+  const std::string self = std::string("'").append(self_path()).append("'");
   const std::string directory = self_path().substr(0, self_path().rfind('/'));
   const std::string foreign_load = directory + "/foreign_load";
   const bool have_load = with_load && access(foreign_load.c_str(), X_OK) == 0;
@@ -144,47 +97,25 @@ int run_show(int rounds, bool with_load) {
                                   : "");
   std::fflush(stdout);
 
-  std::vector<std::string> dense_arms = {"teamla", "openblas"};
-  if (make_eigen_arm() != nullptr && teamla::team::cpu_info().features.has_avx512())
-    dense_arms.push_back("eigen");
-  DenseResults dense;
-  for (int round = 0; round < rounds; ++round) {
-    for (const std::string& arm : dense_arms) {
-      progress("\r  measuring gemm and cholesky: round %d/%d, %s", round + 1, rounds, arm.c_str());
-      for (const std::string& line : run_child(self + " --arm " + arm)) {
-        std::istringstream in(line);
-        std::string kind;
-        long n = 0;
-        double seconds = 0;
-        if (in >> kind >> n >> seconds)
-          dense[arm][kind + " " + std::to_string(n)].push_back(seconds);
-      }
-    }
+  const int unexplained = show_dense(self, directory, rounds, with_test_arm);
+  show_engine_modes(self, have_load ? foreign_load : std::string(), rounds);
+  std::printf(
+      "\nFull reports: docs/perf/ (kernel comparisons, plots), docs/waits.md (the slow mode\n"
+      "reproduced and fixed, with libgomp), docs/engine.md (modes, concurrency, errors),\n"
+      "build/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
+      self_path().c_str());
+  if (unexplained > 0) {
+    std::fprintf(stderr, "showcase: %d figure(s) implausibly low with no explanation\n",
+                 unexplained);
+    return 3;
   }
-  progress("\r");
-  // Rename for the table.
-  DenseResults named;
-  std::vector<std::string> rows;
-  for (const std::string& arm : dense_arms) {
-    const std::string row = arm == "teamla"     ? "teamla (CpuEngine)"
-                            : arm == "openblas" ? "OpenBLAS 0.3.21"
-                                                : "Eigen 3.4";
-    named[row] = dense[arm];
-    rows.push_back(row);
-  }
-  const unsigned cpus = teamla::team::affinity_cpu_count();
-  char title[200];
-  std::snprintf(title, sizeof(title),
-                "gemm, double, GF/s (C = A*B, square, hot cache; %u threads each; median of %d "
-                "rounds)",
-                cpus, rounds);
-  print_dense_table(named, rows, title, "gemm", kGemmSizes, std::size(kGemmSizes), gemm_flops);
-  std::snprintf(title, sizeof(title),
-                "Cholesky (potrf, lower), double, GF/s = n^3/3 / time (Eigen: LLT in place)");
-  print_dense_table(named, rows, title, "potrf", kCholSizes, std::size(kCholSizes), potrf_flops);
-  std::fflush(stdout);
+  return 0;
+}
 
-  // The engine modes: quiet, then under the foreign load, alternated per round.
+// show_engine_modes(): the engine modes table, quiet and (with a foreign_load binary) under
+// the foreign load, alternated per round.
+void show_engine_modes(const std::string& self, const std::string& foreign_load, int rounds) {
+  const bool have_load = !foreign_load.empty();
   const std::vector<std::string> engine_arms = {"held", "per_call", "per_call_legacy"};
   std::map<std::string, std::vector<double>> quiet, loaded;
   for (int round = 0; round < rounds; ++round) {
@@ -193,9 +124,9 @@ int run_show(int rounds, bool with_load) {
         if (load && !have_load) continue;
         progress("\r  measuring the engine modes: round %d/%d, %s, %s", round + 1, rounds,
                  arm.c_str(), load ? "loaded" : "quiet");
-        const std::string command =
-            (load ? "'" + foreign_load + "' --load 2:10 -- " : std::string()) + self + " --arm " +
-            arm;
+        std::string command;
+        if (load) command.append("'").append(foreign_load).append("' --load 2:10 -- ");
+        command.append(self).append(" --arm ").append(arm);
         for (const std::string& line : run_child(command)) {
           std::istringstream in(line);
           std::string key;
@@ -234,29 +165,32 @@ int run_show(int rounds, bool with_load) {
     std::printf("  %-28s %-32s %-32s (%zu + %zu calls)\n", labels[i], cell(q).c_str(),
                 cell(l).c_str(), q.size(), l.size());
   }
-  std::printf(
-      "\nFull reports: docs/perf/ (kernel comparisons, plots), docs/waits.md (the slow mode\n"
-      "reproduced and fixed, with libgomp), docs/engine.md (modes, concurrency, errors),\n"
-      "build/ (raw JSON). Re-run one arm: %s --arm held|per_call|openblas|...\n",
-      self_path().c_str());
-  return 0;
 }
 
 }  // namespace
 
+std::vector<std::string> teamla::showcase::run_child(const std::string& command) {
+  std::vector<std::string> lines;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return lines;
+  char line[256];
+  while (std::fgets(line, sizeof(line), pipe) != nullptr) lines.emplace_back(line);
+  if (pclose(pipe) != 0) std::fprintf(stderr, "showcase: '%s' failed\n", command.c_str());
+  return lines;
+}
+
 int main(int argc, char** argv) {
   int rounds = 3;
   bool with_load = true;
+  bool with_test_arm = false;
   for (ArgCursor cursor(argc, argv); cursor.next();) {
     const std::string arg = cursor.name();
     if (arg == "--arm" && cursor.has_value()) {
       const std::string arm = cursor.value();
       if (arm == "teamla") return run_dense_arm(*make_teamla_arm());
       if (arm == "openblas") return run_dense_arm(*make_openblas_arm());
-      if (arm == "eigen") {
-        auto eigen = make_eigen_arm();
-        return eigen ? run_dense_arm(*eigen) : 2;
-      }
+      if (arm == "teamla_1t") return run_dense_arm(*make_teamla_serial_arm(), true);
+      if (arm == "sleeper") return run_dense_arm(*make_sleeper_arm(), true);
       if (arm == "held" || arm == "per_call" || arm == "per_call_legacy")
         return run_engine_arm(arm);
       std::fprintf(stderr, "showcase: unknown arm '%s'\n", arm.c_str());
@@ -266,10 +200,13 @@ int main(int argc, char** argv) {
       rounds = std::max(1, std::atoi(cursor.value()));
     } else if (arg == "--no-load") {
       with_load = false;
+    } else if (arg == "--with-test-arm") {
+      with_test_arm = true;
     } else {
-      std::fprintf(stderr, "usage: showcase [--rounds R] [--no-load] | --arm NAME\n");
+      std::fprintf(stderr,
+                   "usage: showcase [--rounds R] [--no-load] [--with-test-arm] | --arm NAME\n");
       return 2;
     }
   }
-  return run_show(rounds, with_load);
+  return run_show(rounds, with_load, with_test_arm);
 }

@@ -4,8 +4,12 @@
 // CPU from another's measurement; an arm prints "key value" lines that the parent gathers.
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace teamla::showcase {
 
@@ -27,15 +31,35 @@ class DenseArm {
   virtual long potrf(long n, double* a) = 0;
 };
 
-std::unique_ptr<DenseArm> make_teamla_arm();
+std::unique_ptr<DenseArm> make_teamla_arm();         // CpuEngine, held team, all CPUs
+std::unique_ptr<DenseArm> make_teamla_serial_arm();  // CpuEngine, serial: the 1-thread rate
 std::unique_ptr<DenseArm> make_openblas_arm();
-std::unique_ptr<DenseArm> make_eigen_arm();  // nullptr when built without Eigen
+std::unique_ptr<DenseArm> make_sleeper_arm();  // sleeps 20 ms a product: the check's test
 std::string openblas_core();
 
-// run_dense_arm() prints "gemm N SECONDS" and "potrf N SECONDS" (median per call).
-int run_dense_arm(DenseArm& arm);
+// run_dense_arm() prints "gemm N SECONDS" and, unless gemm_only, "potrf N SECONDS" (median
+// per call). The Eigen arm is an executable of its own (showcase_eigen_arm.cpp).
+int run_dense_arm(DenseArm& arm, bool gemm_only = false);
 // run_engine_arm() prints "call MICROSECONDS" per gemm call of an engine in `mode`
 // ("held", "per_call" or "per_call_legacy": per_call with the legacy waits).
 int run_engine_arm(const std::string& mode);
+
+// show_dense() measures and prints the gemm and Cholesky tables (`self`: this binary, quoted
+// for the shell; `directory`: where the Eigen arm's executables are); returns how many
+// figures are implausibly low with no explanation (0 when the table is sound).
+// `with_test_arm` adds the sleeper arm, which the plausibility check must flag.
+int show_dense(const std::string& self, const std::string& directory, int rounds,
+               bool with_test_arm);
+
+// run_child() runs a shell command and returns its stdout lines (stderr passes through).
+std::vector<std::string> run_child(const std::string& command);
+
+// progress() shows what is being measured, on a terminal only (it rewrites one line).
+template <class... Args>
+void progress(const char* format, Args... args) {
+  if (isatty(STDERR_FILENO) == 0) return;
+  std::fprintf(stderr, "\r%-78s", "");
+  std::fprintf(stderr, format, args...);
+}
 
 }  // namespace teamla::showcase

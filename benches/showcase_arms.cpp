@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // showcase_arms.cpp: the showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky,
-// the engine comparison, and the measurement loop they share.
+// and the engine comparison.
 #include <cblas.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <thread>
 #include <vector>
 
 #include "common/matrices.hpp"
-#include "common/stats.hpp"
 #include "showcase.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/team/machine.hpp"
@@ -21,12 +21,11 @@ namespace teamla::showcase {
 namespace {
 
 using bench::random_matrix;
-using bench::spd_matrix;
-using bench::upper_median;
 using linalg::col_major;
 
 class TeamlaArm final : public DenseArm {
  public:
+  explicit TeamlaArm(engine::Mode mode) : engine_(config_for(mode)) {}
   void gemm(long n, const double* a, const double* b, double* c) override {
     engine_.gemm(linalg::Op::none, linalg::Op::none, 1.0, col_major(a, n, n), col_major(b, n, n),
                  0.0, col_major(c, n, n));
@@ -36,7 +35,12 @@ class TeamlaArm final : public DenseArm {
   }
 
  private:
-  engine::CpuEngine engine_{engine::EngineConfig{}};  // held, all CPUs, default waits
+  static engine::EngineConfig config_for(engine::Mode mode) {
+    engine::EngineConfig config;  // all CPUs, default waits
+    config.mode = mode;
+    return config;
+  }
+  engine::CpuEngine engine_;
 };
 
 class OpenblasArm final : public DenseArm {
@@ -54,52 +58,29 @@ class OpenblasArm final : public DenseArm {
   }
 };
 
-double seconds_since(std::uint64_t start) { return double(team::monotonic_ns() - start) * 1e-9; }
+// SleeperArm: a "library" that takes 20 ms per product whatever its size, far under any real
+// rate: the showcase test runs it to show that the plausibility check flags it.
+class SleeperArm final : public DenseArm {
+ public:
+  void gemm(long /*n*/, const double* /*a*/, const double* /*b*/, double* /*c*/) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  long potrf(long /*n*/, double* /*a*/) override { return 0; }
+};
 
-// kMinCalls/kMinSeconds: each size is timed for at least this many calls and this long,
-// after one untimed warm-up call; the median per-call time is reported.
-constexpr int kMinCalls = 5;
-constexpr double kMinSeconds = 0.04;
+double seconds_since(std::uint64_t start) { return double(team::monotonic_ns() - start) * 1e-9; }
 
 }  // namespace
 
-std::unique_ptr<DenseArm> make_teamla_arm() { return std::make_unique<TeamlaArm>(); }
-std::unique_ptr<DenseArm> make_openblas_arm() { return std::make_unique<OpenblasArm>(); }
-std::string openblas_core() { return openblas_get_corename(); }
-
-int run_dense_arm(DenseArm& arm) {
-  for (long n : kGemmSizes) {
-    const std::vector<double> a = random_matrix(n, n, 1), b = random_matrix(n, n, 2);
-    std::vector<double> c(a.size());
-    arm.gemm(n, a.data(), b.data(), c.data());
-    std::vector<double> times;
-    const std::uint64_t begin = team::monotonic_ns();
-    while (int(times.size()) < kMinCalls || seconds_since(begin) < kMinSeconds) {
-      const std::uint64_t start = team::monotonic_ns();
-      arm.gemm(n, a.data(), b.data(), c.data());
-      times.push_back(seconds_since(start));
-    }
-    std::printf("gemm %ld %.9g\n", n, upper_median(times));
-  }
-  for (long n : kCholSizes) {
-    const std::vector<double> spd = spd_matrix(n, 7);
-    std::vector<double> work = spd;
-    if (arm.potrf(n, work.data()) != 0) {
-      std::fprintf(stderr, "showcase: potrf %ld failed\n", n);
-      return 1;
-    }
-    std::vector<double> times;
-    const std::uint64_t begin = team::monotonic_ns();
-    while (int(times.size()) < kMinCalls || seconds_since(begin) < kMinSeconds) {
-      std::memcpy(work.data(), spd.data(), spd.size() * sizeof(double));
-      const std::uint64_t start = team::monotonic_ns();
-      arm.potrf(n, work.data());
-      times.push_back(seconds_since(start));
-    }
-    std::printf("potrf %ld %.9g\n", n, upper_median(times));
-  }
-  return 0;
+std::unique_ptr<DenseArm> make_teamla_arm() {
+  return std::make_unique<TeamlaArm>(engine::Mode::held);
 }
+std::unique_ptr<DenseArm> make_teamla_serial_arm() {
+  return std::make_unique<TeamlaArm>(engine::Mode::serial);
+}
+std::unique_ptr<DenseArm> make_openblas_arm() { return std::make_unique<OpenblasArm>(); }
+std::unique_ptr<DenseArm> make_sleeper_arm() { return std::make_unique<SleeperArm>(); }
+std::string openblas_core() { return openblas_get_corename(); }
 
 int run_engine_arm(const std::string& mode) {
   engine::EngineConfig config;
