@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Batched GEMM: teamla's gemm_batch at 1 and 2 threads against an OpenMP loop over 1-thread
 # OpenBLAS calls, driven by scripts/bench-batch. OpenBLAS and OpenMP are linked here only.
 if(TARGET teamla::baseline_openblas AND OpenMP_CXX_FOUND)

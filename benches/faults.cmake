@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fault_calls: one BLAS call under refused threads or memory, for scripts/fault-table.
 if(NOT TARGET teamla_fault_injection)
   return()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gemm benchmarks: one executable per arm (see gemm_bench_driver.hpp for why), driven by
 # scripts/bench-gemm and rendered by scripts/plot-gemm.
 add_library(gemm_bench_driver STATIC ${CMAKE_CURRENT_LIST_DIR}/gemm_bench_driver.cpp)

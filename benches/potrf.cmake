@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # potrf benchmark (docs/perf/potrf.md): teamla against OpenBLAS's dpotrf/spotrf and Eigen's
 # LLT, one arm per process, driven by scripts/bench-potrf and plotted by scripts/plot-potrf.
 if(TARGET teamla::baseline_openblas AND Eigen3_FOUND AND OpenMP_CXX_FOUND)

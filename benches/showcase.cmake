@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The showcase (scripts/demo): teamla against OpenBLAS and Eigen, and the engine's modes.
 # Baselines are linked here only, never into the library.
 if(TARGET teamla::baseline_openblas)

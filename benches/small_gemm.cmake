@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Small GEMM calls through a BLAS library's ABI, on Google Benchmark (docs/perf/small.md),
 # driven by scripts/bench-small. The library is dlopen'ed, so no baseline is linked here.
 if(TARGET benchmark::benchmark)

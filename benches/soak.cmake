@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The soak (docs/perf/soak.md): checked calls from several threads on a shared CpuEngine and
 # through libteamla_blas.so (dlopen'ed, so the library is found by its build path), with
 # forks and affinity changes; scripts/soak runs it for minutes under foreign_load.

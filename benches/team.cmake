@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # team_dispatch: empty-section dispatch cost beside libgomp, and the yield-phase study
 # (docs/team.md). -fopenmp is on this one file only.
 add_executable(team_dispatch ${CMAKE_CURRENT_LIST_DIR}/team_dispatch.cpp)

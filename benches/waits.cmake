@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The wait benches (docs/waits.md): the foreign-load generator, the wait scenarios under
 # teamla's policies and libgomp, and the faer#107 acquire probe.
 add_executable(foreign_load ${CMAKE_CURRENT_LIST_DIR}/foreign_load.cpp)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Every dependency comes from a Debian package (scripts/setup installs them).
 # The library itself needs only threads. Baselines are linked into benches and tests only;
 # a missing baseline disables what uses it, with a message, and never fails the build.

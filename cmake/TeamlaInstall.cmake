@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 include(CMakePackageConfigHelpers)
 
 install(TARGETS teamla_team teamla_linalg teamla_engine

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Warnings live on a private INTERFACE target so that consumers of teamla never inherit them.
 add_library(teamla_warnings INTERFACE)
 target_compile_options(teamla_warnings INTERFACE

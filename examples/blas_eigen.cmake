@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # blas_eigen: an EIGEN_USE_BLAS program linked to the system BLAS, run on libteamla_blas.so
 # through LD_PRELOAD. It checks its own result and which library its dgemm_ comes from; the
 # test also requires teamla's verbose log line. (Not under a sanitizer: no LD_PRELOAD there.)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # blas_numpy: numpy (Debian's /usr/bin/python3 + python3-numpy) on libteamla_blas.so through
 # LD_PRELOAD. The run passes when teamla's verbose log shows it served numpy's calls and the
 # script found its results correct.

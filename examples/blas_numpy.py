@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """numpy on teamla through LD_PRELOAD, with no change to numpy or to this script.
 
 Run it as:

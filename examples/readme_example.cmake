@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 add_executable(example_readme_example ${CMAKE_CURRENT_LIST_DIR}/readme_example.cpp)
 target_link_libraries(example_readme_example PRIVATE teamla::engine teamla_warnings)
 add_test(NAME example_readme_example COMMAND example_readme_example)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # readme_sync.sh README EXAMPLE: the README's first cpp block must equal, line for line, the
 # lines of EXAMPLE between its README-BEGIN and README-END markers.
 set -eu

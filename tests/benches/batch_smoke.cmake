@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # batch_bench's smoke run (label bench-smoke): one tiny round of every arm, checked for form
 # (the JSON's results are printed), never for speed.
 if(TEAMLA_BUILD_BENCHES AND OpenMP_CXX_FOUND AND TARGET teamla::baseline_openblas)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The wait benches' smoke run (label bench-smoke): a one-round, tiny bench-ab run whose outputs
 # are checked for form (every arm, load and row present, numbers finite), never for speed; and
 # the foreign-load generator's contract (exit status, signals, no leftover children).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """check_waits_result.py RESULT.json: fails unless a bench-ab waits result is well formed.
 
 Form only, never speed: the record names its machine, compiler and commit; every load and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # foreign_load_test.sh FOREIGN_LOAD: the generator's contract. It propagates the command's exit
 # status, returns 128+signal when stopped by a signal, and leaves no load child behind, also
 # when it is SIGKILLed. The unusual period marks this test's children (their command line is

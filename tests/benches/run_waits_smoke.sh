@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run_waits_smoke.sh SOURCE_DIR BUILD_DIR OUT_DIR: a quick bench-ab run, then its form checked.
 set -eu
 source_dir=$1 build_dir=$2 out=$3

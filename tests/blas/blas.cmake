@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests of libteamla_blas.so (engine/blas) and of its use by the reference test programs.
 if(NOT TARGET teamla_blas)
   return()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The batched CBLAS GEMMs of libteamla_blas.so against loops of single calls, and their
 # error reports.
 if(NOT TARGET teamla_blas)

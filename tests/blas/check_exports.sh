@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check_exports.sh LIBRARY: LIBRARY's dynamic symbol table defines exactly the documented
 # BLAS/LAPACK/CBLAS routines and thread-control calls (docs/blas.md) and nothing else: no
 # teamla internals, no C++ runtime symbols.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """numpy on teamla: numpy's BLAS and LAPACK calls are served by libteamla_blas.so.
 
 Usage: numpy_served_test.py /path/to/libteamla_blas.so

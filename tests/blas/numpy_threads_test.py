@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """numpy on teamla: openblas_set_num_threads through ctypes sets the threads teamla's calls use.
 
 Usage: numpy_threads_test.py /path/to/libteamla_blas.so

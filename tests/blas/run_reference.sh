@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run_reference.sh WORKDIR PROGRAM INPUT SUMMARY PATTERN...
 #
 # Runs a reference BLAS/LAPACK test program in WORKDIR with INPUT on stdin, then checks its

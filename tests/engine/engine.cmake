@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Engine tests. The concurrency test runs under tsan in CI. The allocation test interposes the
 # C allocator, which the sanitizers also do, so it is only built without them.
 set(teamla_engine_test_dir ${CMAKE_CURRENT_LIST_DIR})

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fault injection for the batched GEMM (label faults): memory refused to CpuEngine::gemm_batch.
 # Not under tsan, whose runtime must create the threads it tracks (faults.cmake).
 if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread")

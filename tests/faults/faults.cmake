@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fault injection (label faults): teamla refused threads and memory, through CpuEngine and the
 # BLAS ABI. The interposers forward to the next definition, so they also run under asan; not
 # under tsan, whose runtime must create the threads it tracks.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run_consumer.sh <teamla build dir> <consumer source> <scratch dir>
 # Installs teamla into a scratch prefix, then builds and runs, from that prefix alone:
 #  - a CMake consumer of find_package(teamla): teamla::engine, and teamla::blas from the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # TRSM, SYRK, POTRF, POTRS (label kernels). potrf_test loads reference LAPACK with dlopen to
 # compare failed factorizations; chol_eigen_test is the one Eigen translation unit.
 teamla_add_gtest(potrf_test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gemm: correctness of linalg::gemm on every ISA path, and on teams (label kernels).
 teamla_add_gtest(gemm_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_test.cpp

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gemm_batch: linalg's batched GEMM against a loop of single gemm() calls, serially and on a
 # 2-thread team; bad items and strides rejected with every C untouched.
 teamla_add_gtest(gemm_batch_test

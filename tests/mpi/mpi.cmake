@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The distributed drivers (label mpi): ScaLAPACK over Open MPI, libteamla_blas.so preloaded in
 # every rank. Without MPI or ScaLAPACK the test is registered and skipped, so the absence shows
 # in every ctest summary instead of passing silently.

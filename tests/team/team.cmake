@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/team: the thread-team runtime. Labels: concurrency (runs under tsan in CI), model
 # (Relacy), stress (timing-sensitive, serial). One label per test (see teamla_add_gtest).
 set(teamla_team_test_sources

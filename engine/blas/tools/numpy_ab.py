@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """numpy_ab.py: numpy's matmul and Cholesky on the system BLAS against teamla (LD_PRELOAD).
 
 Usage: /usr/bin/python3 numpy_ab.py /path/to/libteamla_blas.so [rounds]
