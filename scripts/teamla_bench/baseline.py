@@ -46,5 +46,9 @@ class Baseline:
                 if k.startswith(RELEVANT_PREFIXES) and not self.drops(k)}
 
     def record(self):
-        """{"removed": [...], and each set variable}: the "env" entry of a record."""
-        return dict({"removed": self.removed()}, **self.set_vars)
+        """{"removed": [...], each set variable, and "kept": {...} when a variable that
+        matters was left set}: the "env" entry of a record."""
+        entry = dict({"removed": self.removed()}, **self.set_vars)
+        if self.kept():
+            entry["kept"] = self.kept()
+        return entry
