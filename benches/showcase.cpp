@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
       const std::string arm = cursor.value();
       if (arm == "teamla") return run_dense_arm(*make_teamla_arm());
       if (arm == "openblas") return run_dense_arm(*make_openblas_arm());
-      if (arm == "teamla_1t") return run_dense_arm(*make_teamla_serial_arm(), true);
+      if (arm == "teamla_1t") return run_dense_arm(*make_teamla_serial_arm());
       if (arm == "sleeper") return run_dense_arm(*make_sleeper_arm(), true);
       if (arm == "held" || arm == "per_call" || arm == "per_call_legacy")
         return run_engine_arm(arm);
