@@ -10,8 +10,8 @@ namespace teamla::engine {
 namespace {
 
 template <class T>
-void gemm_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, MatrixView<const T> a,
-             MatrixView<const T> b, T beta, MatrixView<T> c) {
+void gemm_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
+             const MatrixView<const T>& b, T beta, const MatrixView<T>& c) {
   detail::validate_gemm(op_a, op_b, a, b, c);
   // A tiny product runs here, before dispatch: recording it would cost more than computing it
   // (docs/engine.md, "Cost of a call").
@@ -82,12 +82,13 @@ void solve_spd_on(CpuEngine::Impl& impl, MatrixView<T> a, MatrixView<T> b) {
 
 }  // namespace
 
-void CpuEngine::run_gemm(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
-                         MatrixView<const double> b, double beta, MatrixView<double> c) {
+void CpuEngine::run_gemm(Op op_a, Op op_b, double alpha, const MatrixView<const double>& a,
+                         const MatrixView<const double>& b, double beta,
+                         const MatrixView<double>& c) {
   gemm_on(*impl_, op_a, op_b, alpha, a, b, beta, c);
 }
-void CpuEngine::run_gemm(Op op_a, Op op_b, float alpha, MatrixView<const float> a,
-                         MatrixView<const float> b, float beta, MatrixView<float> c) {
+void CpuEngine::run_gemm(Op op_a, Op op_b, float alpha, const MatrixView<const float>& a,
+                         const MatrixView<const float>& b, float beta, const MatrixView<float>& c) {
   gemm_on(*impl_, op_a, op_b, alpha, a, b, beta, c);
 }
 void CpuEngine::gemm_batch(std::span<const GemmItem<double>> items) {

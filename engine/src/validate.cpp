@@ -49,7 +49,7 @@ template <class T>
 }
 
 template <class T>
-void check_view(const char* routine, const char* name, MatrixView<T> v) {
+void check_view(const char* routine, const char* name, const MatrixView<T>& v) {
   const bool layout_ok = v.layout == Layout::col_major || v.layout == Layout::row_major;
   const index_t needed = std::max<index_t>(1, v.layout == Layout::col_major ? v.rows : v.cols);
   if (v.rows < 0 || v.cols < 0 || !layout_ok || v.ld < needed ||
@@ -58,12 +58,14 @@ void check_view(const char* routine, const char* name, MatrixView<T> v) {
   }
 }
 
+[[gnu::cold, gnu::noinline]] void throw_bad_op(const char* routine, const char* name, Op op) {
+  throw InvalidArgument(routine, name,
+                        std::string(name) + " = " + std::to_string(static_cast<int>(op)) +
+                            " is not Op::none or Op::transpose");
+}
+
 void check_op(const char* routine, const char* name, Op op) {
-  if (op != Op::none && op != Op::transpose) {
-    throw InvalidArgument(routine, name,
-                          std::string(name) + " = " + std::to_string(static_cast<int>(op)) +
-                              " is not Op::none or Op::transpose");
-  }
+  if (op != Op::none && op != Op::transpose) throw_bad_op(routine, name, op);
 }
 
 void check_uplo(const char* routine, Uplo uplo) {
@@ -84,19 +86,36 @@ void check_square(const char* routine, const char* name, MatrixView<T> v) {
 
 // op_rows()/op_cols(): the shape of op(X).
 template <class T>
-index_t op_rows(Op op, MatrixView<T> v) {
+index_t op_rows(Op op, const MatrixView<T>& v) {
   return op == Op::none ? v.rows : v.cols;
 }
 template <class T>
-index_t op_cols(Op op, MatrixView<T> v) {
+index_t op_cols(Op op, const MatrixView<T>& v) {
   return op == Op::none ? v.cols : v.rows;
 }
 
 }  // namespace
 
+namespace {
+
+// throw_bad_gemm_shapes(): op(A), op(B) and C do not conform. Cold, as throw_bad_view().
+[[gnu::cold, gnu::noinline]] void throw_bad_gemm_shapes(const char* r, index_t m, index_t k,
+                                                        index_t b_rows, index_t b_cols,
+                                                        index_t c_rows, index_t c_cols) {
+  if (b_rows != k) {
+    throw InvalidArgument(r, "B",
+                          "op(B) is " + shape(b_rows, b_cols) + " but op(A) is " + shape(m, k) +
+                              ": op(B) must have k = " + std::to_string(k) + " rows");
+  }
+  throw InvalidArgument(
+      r, "C", "C is " + shape(c_rows, c_cols) + " but op(A)*op(B) is " + shape(m, b_cols));
+}
+
+}  // namespace
+
 template <class T>
-void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b, MatrixView<T> c,
-                   const char* routine) {
+void validate_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView<const T>& b,
+                   const MatrixView<T>& c, const char* routine) {
   const char* r = routine;
   check_op(r, "op_a", op_a);
   check_op(r, "op_b", op_b);
@@ -104,16 +123,9 @@ void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> 
   check_view(r, "B", b);
   check_view(r, "C", c);
   const index_t m = op_rows(op_a, a), k = op_cols(op_a, a);
-  if (op_rows(op_b, b) != k) {
-    throw InvalidArgument(r, "B",
-                          "op(B) is " + shape(op_rows(op_b, b), op_cols(op_b, b)) +
-                              " but op(A) is " + shape(m, k) +
-                              ": op(B) must have k = " + std::to_string(k) + " rows");
-  }
-  if (c.rows != m || c.cols != op_cols(op_b, b)) {
-    throw InvalidArgument(
-        r, "C",
-        "C is " + shape(c.rows, c.cols) + " but op(A)*op(B) is " + shape(m, op_cols(op_b, b)));
+  const index_t b_rows = op_rows(op_b, b), b_cols = op_cols(op_b, b);
+  if (b_rows != k || c.rows != m || c.cols != b_cols) {
+    throw_bad_gemm_shapes(r, m, k, b_rows, b_cols, c.rows, c.cols);
   }
 }
 
@@ -218,15 +230,15 @@ void validate_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, const cha
   }
 }
 
-#define TEAMLA_VALIDATE_INSTANTIATE(T)                                                            \
-  template void validate_gemm<T>(Op, Op, MatrixView<const T>, MatrixView<const T>, MatrixView<T>, \
-                                 const char*);                                                    \
-  template void validate_gemm_batch_strided<T>(Op, Op, MatrixView<const T>, index_t,              \
-                                               MatrixView<const T>, index_t, MatrixView<T>,       \
-                                               index_t, index_t);                                 \
-  template void validate_trsm<T>(Side, Uplo, Op, Diag, MatrixView<const T>, MatrixView<T>);       \
-  template void validate_syrk<T>(Uplo, Op, MatrixView<const T>, MatrixView<T>);                   \
-  template void validate_potrf<T>(Uplo, MatrixView<T>, const char*);                              \
+#define TEAMLA_VALIDATE_INSTANTIATE(T)                                                           \
+  template void validate_gemm<T>(Op, Op, const MatrixView<const T>&, const MatrixView<const T>&, \
+                                 const MatrixView<T>&, const char*);                             \
+  template void validate_gemm_batch_strided<T>(Op, Op, MatrixView<const T>, index_t,             \
+                                               MatrixView<const T>, index_t, MatrixView<T>,      \
+                                               index_t, index_t);                                \
+  template void validate_trsm<T>(Side, Uplo, Op, Diag, MatrixView<const T>, MatrixView<T>);      \
+  template void validate_syrk<T>(Uplo, Op, MatrixView<const T>, MatrixView<T>);                  \
+  template void validate_potrf<T>(Uplo, MatrixView<T>, const char*);                             \
   template void validate_potrs<T>(Uplo, MatrixView<const T>, MatrixView<T>, const char*);
 TEAMLA_VALIDATE_INSTANTIATE(double)
 TEAMLA_VALIDATE_INSTANTIATE(float)

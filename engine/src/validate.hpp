@@ -17,8 +17,8 @@ using linalg::Side;
 using linalg::Uplo;
 
 template <class T>
-void validate_gemm(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b, MatrixView<T> c,
-                   const char* routine = "gemm");
+void validate_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView<const T>& b,
+                   const MatrixView<T>& c, const char* routine = "gemm");
 // validate_gemm_batch_strided(): item 0's shapes (as validate_gemm), the count and strides.
 // The span and source forms are checked by linalg::gemm_batch itself, in the one pass over the
 // items that also sums their flops: a second pass would cost ~5 % of a batch of 8^3 items.

@@ -239,9 +239,12 @@ void scale_c(index_t m, index_t n, T beta, T* c, index_t ldc) {
 // loop, the kc x NR slice of B in L1 across the ir loop.
 namespace {
 
+// Forced inline (as gemm_without_workspace() and gemm_inline()): at n = 1-4 a call is a few
+// tens of ns, and each out-of-line step passed the operands through memory again.
 template <class T>
-void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                   Strided<T> b, T beta, T* c, index_t ldc) {
+[[gnu::always_inline]] inline void gemm_in_place(const KernelSet<T>& ks, index_t m, index_t n,
+                                                 index_t k, T alpha, Strided<T> a, Strided<T> b,
+                                                 T beta, T* c, index_t ldc) {
   const KernelFns<T>& f = ks.fns;
   const bool b_columns = b.rs == 1;
   const MicroKernelInPlace<T> kernel = b_columns ? f.in_place_b_cols : f.in_place_b_rows;
@@ -335,8 +338,10 @@ namespace {
 // gemm_without_workspace(): the cases that need no buffer (empty, scaling only, the in-place
 // paths); false, having done nothing, for the others.
 template <class T>
-bool gemm_without_workspace(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha,
-                            Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc) {
+[[gnu::always_inline]] inline bool gemm_without_workspace(const KernelSet<T>& ks, index_t m,
+                                                          index_t n, index_t k, T alpha,
+                                                          Strided<T> a, Strided<T> b, T beta, T* c,
+                                                          index_t ldc) {
   if (m <= 0 || n <= 0) {
     return true;
   }
@@ -491,8 +496,9 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
 // gemm_inline(): gemm_serial on the calling thread, with the thread's workspace only if the
 // product needs one.
 template <class T>
-void gemm_inline(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
-                 index_t ldc) {
+[[gnu::always_inline]] inline void gemm_inline(index_t m, index_t n, index_t k, T alpha,
+                                               Strided<T> a, Strided<T> b, T beta, T* c,
+                                               index_t ldc) {
   const KernelSet<T>& ks = kernels<T>();
   if (!gemm_without_workspace(ks, m, n, k, alpha, a, b, beta, c, ldc)) {
     gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, thread_local_workspace(), 0);
@@ -502,8 +508,8 @@ void gemm_inline(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided
 // gemm_normalised(): runs `body` on column-major C (m, n, k, op(A), op(B) as strides): a
 // row-major C is column-major C^T = op(B)^T op(A)^T, the operands and their strides swapped.
 template <class T, class Body>
-void gemm_normalised(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T> b,
-                     MatrixView<T> c, index_t k, Body&& body) {
+void gemm_normalised(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView<const T>& b,
+                     const MatrixView<T>& c, index_t k, Body&& body) {
   const Strided<T> sa = strided_op(a, op_a);
   const Strided<T> sb = strided_op(b, op_b);
   if (c.layout == Layout::col_major) {
@@ -516,8 +522,8 @@ void gemm_normalised(Op op_a, Op op_b, MatrixView<const T> a, MatrixView<const T
 }  // namespace detail
 
 template <class T>
-void gemm_tiny(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
-               MatrixView<T> c) {
+void gemm_tiny(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
+               const MatrixView<const T>& b, T beta, const MatrixView<T>& c) {
   const index_t k = op_a == Op::none ? a.cols : a.rows;
   detail::gemm_normalised(op_a, op_b, a, b, c, k,
                           [&](index_t m, index_t n, index_t kk, auto sa, auto sb) {
@@ -526,8 +532,8 @@ void gemm_tiny(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<cons
 }
 
 template <class T>
-void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
-          MatrixView<T> c, Exec& exec) {
+void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b,
+          T beta, const MatrixView<T>& c, Exec& exec) {
   detail::check_view("A", a);
   detail::check_view("B", b);
   detail::check_view("C", MatrixView<const T>(c));
@@ -553,14 +559,15 @@ void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> 
       });
 }
 
-template void gemm<double>(Op, Op, double, MatrixView<const double>, MatrixView<const double>,
-                           double, MatrixView<double>, Exec&);
-template void gemm<float>(Op, Op, float, MatrixView<const float>, MatrixView<const float>, float,
-                          MatrixView<float>, Exec&);
-template void gemm_tiny<double>(Op, Op, double, MatrixView<const double>, MatrixView<const double>,
-                                double, MatrixView<double>);
-template void gemm_tiny<float>(Op, Op, float, MatrixView<const float>, MatrixView<const float>,
-                               float, MatrixView<float>);
+template void gemm<double>(Op, Op, double, const MatrixView<const double>&,
+                           const MatrixView<const double>&, double, const MatrixView<double>&,
+                           Exec&);
+template void gemm<float>(Op, Op, float, const MatrixView<const float>&,
+                          const MatrixView<const float>&, float, const MatrixView<float>&, Exec&);
+template void gemm_tiny<double>(Op, Op, double, const MatrixView<const double>&,
+                                const MatrixView<const double>&, double, const MatrixView<double>&);
+template void gemm_tiny<float>(Op, Op, float, const MatrixView<const float>&,
+                               const MatrixView<const float>&, float, const MatrixView<float>&);
 
 namespace detail {
 template void scale_c<double>(index_t, index_t, double, double*, index_t);

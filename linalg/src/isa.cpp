@@ -126,9 +126,20 @@ bool isa_supported(Isa isa) {
   return true;
 }
 
+// g_resolved: the table of the ISA from TEAMLA_ISA or cpuid, once resolved with no test
+// override active; the hooks clear it. A tiny gemm asks for its kernels on every call, and
+// resolving them each time was a tenth of the call (docs/engine.md, "Cost of a call").
+namespace {
+std::atomic<const IsaTable*> g_resolved{nullptr};
+}  // namespace
+
 const IsaTable& active_table() {
+  if (const IsaTable* cached = g_resolved.load(std::memory_order_acquire)) return *cached;
   const IsaTable& base = table_of(resolved_isa());
   if (!g_blocking_override.active) {
+    if (g_isa_override.load(std::memory_order_relaxed) < 0) {
+      g_resolved.store(&base, std::memory_order_release);
+    }
     return base;
   }
   // Tests only: a modified copy per ISA, rebuilt on each call (hooks are not thread-safe).
@@ -145,15 +156,23 @@ void force_isa(Isa isa) {
                              " is not supported by this CPU");
   }
   g_isa_override.store(static_cast<int>(isa), std::memory_order_relaxed);
+  g_resolved.store(nullptr, std::memory_order_release);
 }
 
-void clear_isa_override() { g_isa_override.store(-1, std::memory_order_relaxed); }
+void clear_isa_override() {
+  g_isa_override.store(-1, std::memory_order_relaxed);
+  g_resolved.store(nullptr, std::memory_order_release);
+}
 
 void force_blocking(index_t mc, index_t kc, index_t nc, index_t small_n) {
   g_blocking_override = {true, mc < 1 ? 1 : mc, kc < 1 ? 1 : kc, nc < 1 ? 1 : nc, small_n};
+  g_resolved.store(nullptr, std::memory_order_release);
 }
 
-void clear_blocking_override() { g_blocking_override = {}; }
+void clear_blocking_override() {
+  g_blocking_override = {};
+  g_resolved.store(nullptr, std::memory_order_release);
+}
 
 }  // namespace detail
 

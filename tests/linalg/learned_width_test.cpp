@@ -35,6 +35,12 @@ class LearnedWidth : public ::testing::Test {
     exec_.team = team_.get();
     // A region the model puts at 40 section costs: the model alone always goes wide.
     const double cost = team_->section_cost_ns(2);
+    // A machine too busy for a section to complete in 200 us reports that as the cost; then
+    // no region lies between the learner's floor (kLearnFloorCosts costs) and its ceiling.
+    if (kLearnFloorCosts * cost >= 0.8 * kLearnCeilingNs) {
+      GTEST_SKIP() << "the section cost measured here (" << cost / 1e3
+                   << " us) leaves no region for the learner: the machine is too busy";
+    }
     flops_ = std::min(40 * cost, 0.8 * kLearnCeilingNs) * gemm_serial_gflops(8);
   }
   void TearDown() override { detail::set_section_observation(true); }

@@ -207,10 +207,12 @@ class CpuEngine {
   [[nodiscard]] Impl& impl() const { return *impl_; }
 
  private:
-  void run_gemm(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
-                MatrixView<const double> b, double beta, MatrixView<double> c);
-  void run_gemm(Op op_a, Op op_b, float alpha, MatrixView<const float> a, MatrixView<const float> b,
-                float beta, MatrixView<float> c);
+  // Views by reference: at n = 1-4 a call costs tens of ns, and each copy of three views on
+  // the way in showed in it (docs/engine.md, "Cost of a call").
+  void run_gemm(Op op_a, Op op_b, double alpha, const MatrixView<const double>& a,
+                const MatrixView<const double>& b, double beta, const MatrixView<double>& c);
+  void run_gemm(Op op_a, Op op_b, float alpha, const MatrixView<const float>& a,
+                const MatrixView<const float>& b, float beta, const MatrixView<float>& c);
   void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha, MatrixView<const double> a,
                 MatrixView<double> b);
   void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, float alpha, MatrixView<const float> a,

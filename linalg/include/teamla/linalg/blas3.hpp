@@ -13,10 +13,12 @@
 
 namespace teamla::linalg {
 
-// gemm(): C = alpha * op(A) * op(B) + beta * C, with op(A) m x k, op(B) k x n, C m x n.
+// gemm(): C = alpha * op(A) * op(B) + beta * C, with op(A) m x k, op(B) k x n, C m x n. The
+// views are taken by reference: a tiny product costs tens of ns, and copies of three views
+// showed in it (docs/engine.md, "Cost of a call").
 template <class T>
-void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
-          MatrixView<T> c, Exec& exec);
+void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b,
+          T beta, const MatrixView<T>& c, Exec& exec);
 
 // Tiny products. A gemm of at most kTinyGemmVolume multiply-adds (m * n * k) runs on the
 // calling thread whatever the Exec: at n = 16-32 (32^3 is about 2 us of work) a 2-thread
@@ -35,8 +37,8 @@ constexpr bool gemm_is_tiny(index_t m, index_t n, index_t k) {
 }
 
 template <class T>
-void gemm_tiny(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
-               MatrixView<T> c);
+void gemm_tiny(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
+               const MatrixView<const T>& b, T beta, const MatrixView<T>& c);
 
 // trsm(): B = alpha * inv(op(A)) * B (Side::left) or alpha * B * inv(op(A)) (Side::right),
 // with A triangular (uplo), unit or non-unit diagonal. B is overwritten with the solution.
