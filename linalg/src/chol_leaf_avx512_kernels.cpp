@@ -13,7 +13,11 @@ namespace teamla::linalg::chol_detail {
 #define TEAMLA_CHOL_LEAF_NS leaf_avx512
 #define TEAMLA_CHOL_LEAF_VEC_BYTES 64
 #define TEAMLA_CHOL_LEAF_GETTER leaf_kernels_avx512
+#define TEAMLA_CHOL_LEAF_REGISTERS 1
+#define TEAMLA_CHOL_LEAF_TILES(X) X(24, 8) X(48, 8)
 #include "chol_leaf_kernels.inc"
+#undef TEAMLA_CHOL_LEAF_TILES
+#undef TEAMLA_CHOL_LEAF_REGISTERS
 #undef TEAMLA_CHOL_LEAF_VEC_BYTES
 #undef TEAMLA_CHOL_LEAF_GETTER
 #undef TEAMLA_CHOL_LEAF_NS

@@ -13,7 +13,11 @@ namespace teamla::linalg::chol_detail {
 #define TEAMLA_CHOL_LEAF_NS leaf_portable
 #define TEAMLA_CHOL_LEAF_VEC_BYTES 16
 #define TEAMLA_CHOL_LEAF_GETTER leaf_kernels_portable
+#define TEAMLA_CHOL_LEAF_REGISTERS 0
+#define TEAMLA_CHOL_LEAF_TILES(X) /* the ref gemm kernel's 4 x 4 tiles: the loop below */
 #include "chol_leaf_kernels.inc"
+#undef TEAMLA_CHOL_LEAF_TILES
+#undef TEAMLA_CHOL_LEAF_REGISTERS
 #undef TEAMLA_CHOL_LEAF_VEC_BYTES
 #undef TEAMLA_CHOL_LEAF_GETTER
 #undef TEAMLA_CHOL_LEAF_NS
