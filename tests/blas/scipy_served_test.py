@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+"""scipy on teamla: scipy.linalg's SPD solvers are served by libteamla_blas.so.
+
+Usage: scipy_served_test.py /path/to/libteamla_blas.so
+
+Debian's scipy reaches LAPACK through liblapack.so.3 from its flapack module; LD_PRELOAD puts
+libteamla_blas.so ahead of it in the global symbol scope, so cho_factor (?potrf), cho_solve
+(?potrs) and solve(assume_a='pos') (?posv) bind to teamla. The script re-runs itself under
+LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the answers there (residuals against the matrix,
+in double and single precision, and the error a matrix that is not positive definite must
+raise), and checks here that teamla's log names every routine scipy was expected to call.
+"""
+import os
+import subprocess
+import sys
+
+EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_"]
+
+
+def check_dtype(np, linalg, rng, dtype, tol):
+    n, nrhs = 300, 5
+    x = rng.standard_normal((n, n))
+    spd = (x @ x.T / n + np.eye(n)).astype(dtype)
+    b = rng.standard_normal((n, nrhs)).astype(dtype)
+    scale = np.linalg.norm(spd) * np.linalg.norm(b)
+    factor = linalg.cho_factor(spd, lower=True)
+    solved = linalg.cho_solve(factor, b)
+    assert np.linalg.norm(spd @ solved - b) / scale < tol, "cho_solve"
+    lower = np.tril(factor[0])
+    assert np.linalg.norm(lower @ lower.T - spd) / np.linalg.norm(spd) < tol, "cho_factor"
+    direct = linalg.solve(spd, b, assume_a="pos")
+    assert np.linalg.norm(spd @ direct - b) / scale < tol, "solve(assume_a='pos')"
+    indefinite = spd.copy()
+    indefinite[7, 7] = -1.0
+    try:
+        linalg.cho_factor(indefinite)
+    except linalg.LinAlgError:
+        return
+    raise AssertionError("cho_factor accepted a matrix that is not positive definite")
+
+
+def compute():
+    import numpy as np
+    from scipy import linalg
+
+    rng = np.random.default_rng(5)
+    check_dtype(np, linalg, rng, np.float64, 1e-12)
+    check_dtype(np, linalg, rng, np.float32, 1e-4)
+    print("scipy results are correct")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[2] == "--child":
+        compute()
+        return 0
+    library = os.path.abspath(sys.argv[1])
+    env = dict(os.environ, LD_PRELOAD=library, TEAMLA_BLAS_VERBOSE="1")
+    child = subprocess.run([sys.executable, __file__, library, "--child"], env=env,
+                           capture_output=True, text=True, timeout=300, check=False)
+    sys.stdout.write(child.stdout)
+    sys.stderr.write(child.stderr)
+    if child.returncode != 0:
+        print(f"FAILED: the scipy run exited with {child.returncode}")
+        return 1
+    missing = [name for name in EXPECTED
+               if f"teamla_blas: {name} served by teamla" not in child.stderr]
+    if missing:
+        print(f"FAILED: not served by teamla: {', '.join(missing)}")
+        return 1
+    print("teamla served: " + ", ".join(EXPECTED))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
