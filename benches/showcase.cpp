@@ -8,8 +8,8 @@
 //                                         flag (exit status 3: the showcase test)
 //   showcase --arm NAME                   one arm, in its own process (used by the above)
 //
-// Exit status 3: a figure is implausibly low (under a tenth of the 1-thread rate) and the
-// showcase has no explanation for it (showcase_dense.cpp).
+// Exit status 3: a teamla figure is implausibly low (under a tenth of the 1-thread rate) and
+// the showcase has no explanation for it (showcase_dense.cpp); a baseline's is listed only.
 //
 // Every arm runs in a fresh process, re-executed from this binary, so that no library's
 // idle threads (OpenBLAS and libgomp spin after a call, a held team spins between sections)

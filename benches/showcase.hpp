@@ -45,8 +45,9 @@ int run_dense_arm(DenseArm& arm, bool gemm_only = false);
 int run_engine_arm(const std::string& mode);
 
 // show_dense() measures and prints the gemm and Cholesky tables (`self`: this binary, quoted
-// for the shell; `directory`: where the Eigen arm's executables are); returns how many
-// figures are implausibly low with no explanation (0 when the table is sound).
+// for the shell; `directory`: where the Eigen arm's executables are); returns how many of
+// teamla's figures are implausibly low with no explanation (0 when the table is sound; a
+// baseline's are shown and listed, not counted).
 // `with_test_arm` adds the sleeper arm, which the plausibility check must flag.
 int show_dense(const std::string& self, const std::string& directory, int rounds,
                bool with_test_arm);

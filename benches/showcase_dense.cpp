@@ -113,6 +113,7 @@ struct Table {
 struct Flag {
   std::string key;
   std::size_t size_index;
+  bool ours;  // a teamla row (or the test arm): it must be plausible
 };
 
 std::vector<Flag> print_rows(const Results& results, const std::vector<DenseArmSpec>& specs,
@@ -126,7 +127,8 @@ std::vector<Flag> print_rows(const Results& results, const std::vector<DenseArmS
       const double reference = table.rate(results, "teamla_1t", s);
       const bool flagged =
           !spec.one_thread && reference > 0 && rate < kImplausibleFraction * reference;
-      if (flagged) flags.push_back({spec.key, s});
+      if (flagged)
+        flags.push_back({spec.key, s, spec.key.rfind("teamla", 0) == 0 || spec.key == "sleeper"});
       std::printf(flagged ? "%9.1f!" : "%10.1f", rate);
     }
     std::printf("\n");
@@ -185,8 +187,8 @@ void explain_eigen(const std::vector<long>& sizes) {
 }
 
 // explain(): each flag is either Eigen's spin-wait slow mode (its pinned or 1-thread variant
-// is kExplainedSpeedup faster at that size) or reported as unexplained; returns the count of
-// the latter.
+// is kExplainedSpeedup faster at that size) or reported as unexplained; returns how many of
+// the unexplained ones are teamla's (or the test arm's).
 int explain(const std::vector<Flag>& flags, const Results& results, const Table& table) {
   int unexplained = 0;
   std::vector<long> eigen_sizes;
@@ -199,7 +201,9 @@ int explain(const std::vector<Flag>& flags, const Results& results, const Table&
       eigen_sizes.push_back(table.sizes[s]);
       continue;
     }
-    ++unexplained;
+    // A baseline's unexplained moment is shown, not held against the run: the showcase cannot
+    // make another library's slow call go away, and a quiet machine must not fail on one.
+    if (flag.ours) ++unexplained;
     std::printf("  ! %s at n = %ld: %.2f GF/s, under %.0f%% of the 1-thread rate, unexplained\n",
                 flag.key.c_str(), table.sizes[s], rate, 100 * kImplausibleFraction);
   }
