@@ -10,3 +10,7 @@ endif()
 # What the runtime measures at start (spin poll cost, section cost per width): scripts/device-calls.
 add_executable(section_cost ${CMAKE_CURRENT_LIST_DIR}/section_cost.cpp)
 target_link_libraries(section_cost PRIVATE teamla::team teamla_warnings)
+
+# The section dispatch costs behind linalg/src/width.cpp's table.
+add_executable(gemm_dispatch_cost ${CMAKE_CURRENT_LIST_DIR}/gemm_dispatch_cost.cpp)
+target_link_libraries(gemm_dispatch_cost PRIVATE teamla::team teamla_warnings)
