@@ -11,6 +11,9 @@ endif()
 add_executable(section_cost ${CMAKE_CURRENT_LIST_DIR}/section_cost.cpp)
 target_link_libraries(section_cost PRIVATE teamla::team teamla_warnings)
 
-# The section dispatch costs behind linalg/src/width.cpp's table.
-add_executable(gemm_dispatch_cost ${CMAKE_CURRENT_LIST_DIR}/gemm_dispatch_cost.cpp)
-target_link_libraries(gemm_dispatch_cost PRIVATE teamla::team teamla_warnings)
+# The section dispatch costs behind linalg/src/width.cpp's table, on Google Benchmark.
+if(TARGET benchmark::benchmark)
+  add_executable(gemm_dispatch_cost ${CMAKE_CURRENT_LIST_DIR}/gemm_dispatch_cost.cpp)
+  target_link_libraries(gemm_dispatch_cost PRIVATE teamla::team benchmark::benchmark
+                                                   teamla_warnings)
+endif()
