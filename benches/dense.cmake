@@ -13,7 +13,8 @@ if(TARGET benchmark::benchmark)
   endif()
   if(TARGET teamla::baseline_blis)
     add_executable(dense_bench_blis ${CMAKE_CURRENT_LIST_DIR}/dense_bench_blis.cpp)
-    target_link_libraries(dense_bench_blis PRIVATE teamla::baseline_blis benchmark::benchmark)
+    target_link_libraries(dense_bench_blis PRIVATE teamla::baseline_blis benchmark::benchmark
+                                                   teamla_warnings)
   endif()
   # The Eigen arm: one executable per ISA, each wholly compiled with that ISA's flags (an Eigen
   # template compiled for AVX-512 must never run on an AVX2 CPU); the scripts run the one the

@@ -24,7 +24,7 @@ namespace teamla::bench {
 // rank-32 update.
 inline std::vector<std::array<std::int64_t, 3>> gemm_shapes() {
   std::vector<std::array<std::int64_t, 3>> shapes;
-  for (std::int64_t n : {32, 48, 64, 96, 101, 128, 192, 256, 384, 512, 1024, 2048}) {
+  for (std::int64_t n : {16, 24, 32, 48, 64, 96, 101, 128, 192, 256, 384, 512, 1024, 2048, 4096}) {
     shapes.push_back({n, n, n});
   }
   shapes.push_back({4096, 64, 64});
