@@ -49,10 +49,17 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
     teamla_dense_smoke(eigen_avx2)
   endif()
 endif()
-# The section dispatch costs: the hot sections at every width run and report (form only).
+# The dispatch costs, teamla's sections and libgomp's regions: the hot ones at every width run
+# and report (form only).
 if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
   add_test(NAME bench_smoke_gemm_dispatch_cost
     COMMAND gemm_dispatch_cost --benchmark_filter=section/hot/ --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_gemm_dispatch_cost PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "section/hot/width:2/manual_time")
+  if(OpenMP_CXX_FOUND)
+    add_test(NAME bench_smoke_omp_dispatch_cost
+      COMMAND omp_dispatch_cost --benchmark_filter=omp_parallel/hot/ --benchmark_min_time=0.001)
+    set_tests_properties(bench_smoke_omp_dispatch_cost PROPERTIES LABELS bench-smoke TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "omp_parallel/hot/width:2/manual_time")
+  endif()
 endif()
