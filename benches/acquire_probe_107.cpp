@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // acquire_probe_107.cpp: how many separate processes fall into the faer#107 slow mode.
+// Not Google Benchmark: it counts the fresh processes that fall into a slow mode, not a rate.
 //
 //   acquire_probe_107 [--processes 20] [--width W] [--cases gemm_new_pool,gemm_held_team,
 //                     chol_held_pool] [--arms legacy,staged,openblas[,passive]] [--json FILE]

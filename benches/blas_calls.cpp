@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // blas_calls.cpp: the per-call time distribution of dgemm_ through one BLAS library.
+// Not Google Benchmark: its output is a per-call distribution (p50/p99/max, slow share).
 //
 //   blas_calls --library PATH [--n 128] [--calls 2000] [--gap-us 0] [--out FILE]
 //

@@ -3,6 +3,7 @@
 // refuses threads or large allocations, and whether it came back right: the figures of
 // docs/perf/faults.md (scripts/fault-table). The refusals are the fault-injection interposers
 // of tests/faults, linked into this program and exported to the library it loads.
+// Not Google Benchmark: it checks calls made while threads or memory are refused; it times nothing.
 //
 //   fault_calls <library.so> <none|threads|alloc> <gemm|potrf> <n>
 // prints "correct" or "wrong" and exits 0 or 1; a library that aborts or crashes ends the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // foreign_load.cpp: runs a command while N child processes each burn PCT % of a CPU.
+// Not Google Benchmark: a load generator for the other benches; it times nothing.
 //
 //   foreign_load --load N:PCT [--period-us P] [--duration-s D] [-- command args...]
 //

@@ -2,6 +2,7 @@
 // section_cost.cpp: what the runtime measures on the machine at hand, the inputs of its waits and
 // widths: the cost of a spin poll, the spin budget in polls, the usable CPUs, and
 // Team::section_cost_ns at widths 2, 4, 8, ... up to the CPUs (a fresh pool for each width).
+// Not Google Benchmark: it times nothing; it prints what the runtime measured at start.
 //
 //   section_cost            prints one JSON object
 #include <cstdio>

@@ -2,6 +2,7 @@
 // showcase.cpp: what teamla sees of this machine, then one table of teamla against OpenBLAS and
 // Eigen on gemm and Cholesky, and of a held engine against a per-call engine, quiet and
 // under a foreign load. scripts/demo runs it (with OpenBLAS's fair environment).
+// Not Google Benchmark: a checked demo table, quiet and under foreign load.
 //
 //   showcase [--rounds R] [--no-load]     the whole show (default 3 rounds, < 1 minute)
 //   showcase --with-test-arm ...          adds a sleeping arm the plausibility check must

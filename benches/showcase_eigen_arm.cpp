@@ -4,6 +4,7 @@
 // showcase_eigen_avx512), each wholly with that ISA's flags, so that no Eigen template compiled
 // for AVX-512 can be linked into code that runs on an AVX2 CPU; the showcase runs the copy
 // the CPU has, with OpenMP so that Eigen's gemm uses every CPU like the other arms.
+// Not Google Benchmark: a child process of the showcase, which is custom.
 //
 //   showcase_eigen_<isa> [--gemm-only]    prints "gemm N SECONDS" and "potrf N SECONDS"
 #include <Eigen/Cholesky>

@@ -2,6 +2,7 @@
 // soak: a long mixed run of checked BLAS/LAPACK calls from several application threads, half
 // on one shared CpuEngine and half through libteamla_blas.so, while the process forks and its
 // affinity changes under it (docs/perf/soak.md).
+// Not Google Benchmark: it checks calls for minutes under forks and affinity changes; no rate.
 //
 //   soak [--seconds 60] [--mode held|per_call|serial] [--threads 4] [--library PATH]
 //        [--fork-ms 1000] [--affinity-ms 3000] [--warm-up-s 2] [--stall-s 30] [--seed S]

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // team_dispatch.cpp: what one empty section costs, beside libgomp's empty `omp parallel`.
+// Not Google Benchmark: libgomp and teamla in one process, and a wait scenario.
 //
 //   team_dispatch [--json FILE] [--rounds N]          dispatch costs (docs/team.md)
 //                 [--after-wake-polls N]              plus a teamla arm with that knob

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // wait_scenarios.cpp: the faer#107 wait scenarios under one arm, as JSON.
+// Not Google Benchmark: its output is a per-call distribution (p50/p99/max, slow share).
 //
 //   wait_scenarios --arm legacy|staged|passive|omp [--width W] [--scenarios a,b,...]
 //                  [--iters-per-us X] [--row-seconds S] [--min-calls N] [--calls-scale F]

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// args.hpp: the command-line walk every bench shares ("--name value" and "--flag" options).
+// args.hpp: the command-line walk of the custom benches (the Google Benchmark ones take only
+// --benchmark_* options and leave argv to it).
 //
 //   for (ArgCursor arg(argc, argv); arg.next();) {
 //     if (arg.is("--rounds") && arg.has_value()) rounds = std::atoi(arg.value());

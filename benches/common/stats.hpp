@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// stats.hpp: the order statistics the benches report, each convention named once.
+// stats.hpp: the order statistics the custom benches report, each convention named once (the
+// Google Benchmark programs leave statistics to it).
 //
 // The benches quote medians and tail percentiles of per-call times. Two medians are in use:
 // median() (the textbook one, for JSON records) and upper_median() (always a time that was

@@ -6,6 +6,7 @@
   baseline  the fair-baseline environment of the benchmark processes, and the variables that
             matter which a run kept
   runner    subprocesses: shell capture, the bench lock, arm alternation, CPU pressure
+  gbench    Google Benchmark programs: the binary of an arm, a locked run, its JSON results
   stats     medians and spreads over rounds
   records   stamps and JSON records
   render    markdown tables and matplotlib figures

@@ -25,3 +25,41 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
   set_tests_properties(bench_smoke_engine_floor PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "via_engine/held/4.*via_engine/serial/4.*direct/4")
 endif()
+# The dense benches, one per arm, run one tiny benchmark of each routine they register (form
+# only, never speed): the JSON names the benchmarks and carries the flop-rate counter. The
+# benches are defined after the tests, so each arm's condition is its dense.cmake one.
+function(teamla_dense_smoke arm)
+  add_test(NAME bench_smoke_dense_${arm}
+    COMMAND dense_bench_${arm} --benchmark_min_time=0.001 --benchmark_format=json
+            "--benchmark_filter=^[ds](gemm/threads:1/m:32/|trsm/threads:1/n:64/nrhs:64|\
+syrk/threads:1/n:64/k:64|potrf/threads:1/n:64/|potrs/threads:1/n:64/nrhs:1/)")
+  set_tests_properties(bench_smoke_dense_${arm} PROPERTIES LABELS bench-smoke TIMEOUT 120
+    PASS_REGULAR_EXPRESSION
+    "\"name\": \"dgemm/threads:1/m:32/n:32/k:32/real_time\".*\"flops\": [0-9]")
+endfunction()
+if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
+  teamla_dense_smoke(teamla)
+  if(TARGET teamla::baseline_openblas)
+    teamla_dense_smoke(openblas)
+  endif()
+  if(TARGET teamla::baseline_blis)
+    teamla_dense_smoke(blis)
+  endif()
+  if(Eigen3_FOUND AND OpenMP_CXX_FOUND)
+    teamla_dense_smoke(eigen_avx2)
+  endif()
+endif()
+# The dispatch costs, teamla's sections and libgomp's regions: the hot ones at every width run
+# and report (form only).
+if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
+  add_test(NAME bench_smoke_gemm_dispatch_cost
+    COMMAND gemm_dispatch_cost --benchmark_filter=section/hot/ --benchmark_min_time=0.001)
+  set_tests_properties(bench_smoke_gemm_dispatch_cost PROPERTIES LABELS bench-smoke TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "section/hot/width:2/manual_time")
+  if(OpenMP_CXX_FOUND)
+    add_test(NAME bench_smoke_omp_dispatch_cost
+      COMMAND omp_dispatch_cost --benchmark_filter=omp_parallel/hot/ --benchmark_min_time=0.001)
+    set_tests_properties(bench_smoke_omp_dispatch_cost PROPERTIES LABELS bench-smoke TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "omp_parallel/hot/width:2/manual_time")
+  endif()
+endif()

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// dense_bench_openblas.cpp: the OpenBLAS arm of the dense benchmarks (CBLAS for gemm, trsm and
+// syrk, its LAPACK for potrf and potrs; threads by openblas_set_num_threads), on Google
+// Benchmark. Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset, so that cpuid picks
+// its kernels.
+#include <cblas.h>
+
+#include "dense_bench.hpp"
+
+extern "C" {
+char* openblas_get_corename();
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t);
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t);
+void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
+             double* b, const int* ldb, int* info, std::size_t);
+void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda,
+             float* b, const int* ldb, int* info, std::size_t);
+}
+
+namespace {
+
+class OpenblasArm {
+ public:
+  [[nodiscard]] std::string describe() const {
+    return std::string("core=") + openblas_get_corename();
+  }
+  void set_threads(int threads) { openblas_set_num_threads(threads); }
+
+  template <class T>
+  void gemm(long m, long n, long k, const T* a, const T* b, T* c) {
+    if constexpr (sizeof(T) == 8) {
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, m, b, k, 0.0, c, m);
+    } else {
+      cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0F, a, m, b, k, 0.0F, c, m);
+    }
+  }
+  template <class T>
+  void trsm(long n, long nrhs, const T* a, T* b) {
+    if constexpr (sizeof(T) == 8) {
+      cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, a,
+                  n, b, n);
+    } else {
+      cblas_strsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0F,
+                  a, n, b, n);
+    }
+  }
+  template <class T>
+  void syrk(long n, long k, const T* a, T* c) {
+    if constexpr (sizeof(T) == 8) {
+      cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, k, 1.0, a, n, 0.0, c, n);
+    } else {
+      cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, n, k, 1.0F, a, n, 0.0F, c, n);
+    }
+  }
+  template <class T>
+  int potrf(long n, T* a) {
+    const int order = static_cast<int>(n);
+    int info = 0;
+    if constexpr (sizeof(T) == 8) {
+      dpotrf_("L", &order, a, &order, &info, 1);
+    } else {
+      spotrf_("L", &order, a, &order, &info, 1);
+    }
+    return info;
+  }
+  template <class T>
+  int potrs(long n, long nrhs, const T* a, T* b) {
+    const int order = static_cast<int>(n);
+    const int columns = static_cast<int>(nrhs);
+    int info = 0;
+    if constexpr (sizeof(T) == 8) {
+      dpotrs_("L", &order, &columns, a, &order, b, &order, &info, 1);
+    } else {
+      spotrs_("L", &order, &columns, a, &order, b, &order, &info, 1);
+    }
+    return info;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  OpenblasArm arm;
+  return teamla::bench::run_dense_bench(arm, argc, argv);
+}
