@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // dense_bench_blis.cpp: the BLIS arm of the dense benchmarks (gemm through the typed API
 // bli_?gemm; threads by bli_thread_set_num_threads), on Google Benchmark. Run it with
-// BLIS_ARCH_TYPE=0, the skx kernels, where BLIS would otherwise pick none.
+// BLIS_ARCH_TYPE=0 on AVX-512 CPUs, the skx kernels, where BLIS would otherwise pick none (on
+// an AVX2-only CPU they cannot run; scripts leave BLIS its own choice there).
 #include <blis.h>
 
 #include "dense_bench.hpp"

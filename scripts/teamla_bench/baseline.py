@@ -3,10 +3,20 @@
 
 OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE would pin OpenBLAS to other kernels than cpuid picks;
 OMP_* and GOMP_* would tune libgomp away from its defaults; BLIS_ARCH_TYPE=0 makes BLIS use its
-skx kernels where it would pick none. A script removes more (each library's thread count goes
-to its own arm only) with `also_remove`.
+skx kernels where it would pick none, and is set only where the CPU has AVX-512 (on an AVX2-only
+CPU those kernels cannot run, and BLIS aborts). A script removes more (each library's thread
+count goes to its own arm only) with `also_remove`.
 """
 import os
+
+
+def cpu_has_avx512():
+    """Whether /proc/cpuinfo lists avx512f."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            return any(line.startswith("flags") and " avx512f" in line for line in info)
+    except OSError:
+        return False
 
 REMOVED = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 REMOVED_PREFIXES = ("OMP_", "GOMP_")
@@ -20,7 +30,7 @@ class Baseline:
     def __init__(self, also_remove=(), also_remove_prefixes=(), blis_arch=False):
         self.names = tuple(REMOVED) + tuple(also_remove)
         self.prefixes = tuple(REMOVED_PREFIXES) + tuple(also_remove_prefixes)
-        self.set_vars = {"BLIS_ARCH_TYPE": "0"} if blis_arch else {}
+        self.set_vars = {"BLIS_ARCH_TYPE": "0"} if blis_arch and cpu_has_avx512() else {}
 
     def drops(self, name):
         return name in self.names or name.startswith(self.prefixes)
