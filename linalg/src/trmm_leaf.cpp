@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// trmm_leaf.cpp: a small triangular block times B, in place, on the gemm microkernel.
+//
+// The triangle is packed once as gemm's A (MR-row micro-panels over all m columns), with the
+// entries outside it set to zero and a unit diagonal written as ones. B is packed a chunk of
+// columns at a time before any of those columns is written, so the product may overwrite B.
+// Each MR-row strip then runs the microkernel over only the k range its rows reach: [0, last
+// row] for a lower triangle, [first row, m) for an upper one. The flops are the triangle's,
+// rounded to MR, not those of a dense m x m block. Buffers are on the stack (about 50 KiB), so
+// the leaf allocates nothing.
+#include <algorithm>
+#include <cstddef>
+
+#include "isa_dispatch.hpp"
+#include "trmm_internal.hpp"
+
+namespace teamla::linalg::chol_detail {
+namespace {
+
+// kChunkCols: columns of B packed at once (rounded to NR).
+constexpr index_t kChunkCols = 32;
+// The largest MR of any kernel (float avx512: 48) and NR (8).
+constexpr index_t kMaxMr = 48;
+constexpr index_t kMaxNr = 8;
+
+template <class T>
+constexpr std::size_t packed_a_elems() {
+  // ceil(kTrmmLeaf / MR) * MR rows of kTrmmLeaf columns, for the MR of T's widest kernel.
+  constexpr index_t mr = sizeof(T) == 8 ? 24 : kMaxMr;
+  return static_cast<std::size_t>((kTrmmLeaf + mr - 1) / mr * mr * kTrmmLeaf);
+}
+
+// pack_triangle(): A packed as micro-panels, then made triangular in the packed copy.
+template <class T>
+void pack_triangle(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
+                   T* ap) {
+  const index_t m = a.rows;
+  const index_t mr = f.mr;
+  f.pack_a(m, m, a.data, a.row_stride(), a.col_stride(), ap);
+  for (index_t q = 0; q * mr < m; ++q) {
+    T* panel = ap + q * mr * m;
+    const index_t rows = std::min(mr, m - q * mr);
+    for (index_t p = 0; p < m; ++p) {
+      for (index_t i = 0; i < rows; ++i) {
+        const index_t row = q * mr + i;
+        if (lower ? p > row : p < row) panel[p * mr + i] = T(0);
+        if (unit && p == row) panel[p * mr + i] = T(1);
+      }
+    }
+  }
+}
+
+// multiply_chunk(): columns [j0, j0 + ncb) of B, packed in `bp`, times the packed triangle.
+template <class T>
+void multiply_chunk(const detail::KernelFns<T>& f, bool lower, T alpha, const T* ap, const T* bp,
+                    MatrixView<T> b, index_t j0, index_t ncb) {
+  const index_t m = b.rows;
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  const bool col_major = b.row_stride() == 1;
+  alignas(64) T tile[kMaxMr * kMaxNr];
+  for (index_t jr = 0; jr < ncb; jr += nr) {
+    const index_t nrb = std::min(nr, ncb - jr);
+    const T* b_panel = bp + jr * m;
+    for (index_t i0 = 0; i0 < m; i0 += mr) {
+      const index_t mrb = std::min(mr, m - i0);
+      // The k range this strip's rows reach in the triangle.
+      const index_t k0 = lower ? 0 : i0;
+      const index_t k1 = lower ? i0 + mrb : m;
+      const T* a_panel = ap + i0 * m + k0 * mr;
+      T* c = &b(i0, j0 + jr);
+      if (col_major) {
+        f.packed(mrb, nrb, k1 - k0, a_panel, mr, b_panel + k0 * nr, c, b.col_stride(), alpha, T(0));
+        continue;
+      }
+      f.packed(mrb, nrb, k1 - k0, a_panel, mr, b_panel + k0 * nr, tile, mr, alpha, T(0));
+      for (index_t j = 0; j < nrb; ++j) {
+        for (index_t i = 0; i < mrb; ++i) b(i0 + i, j0 + jr + j) = tile[i + j * mr];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+  const detail::KernelFns<T>& f = detail::kernels<T>().fns;
+  const index_t m = a.rows;
+  const index_t nr = f.nr;
+  const index_t chunk = std::max<index_t>(nr, kChunkCols / nr * nr);
+  alignas(64) T ap[packed_a_elems<T>()];
+  alignas(64) T bp[static_cast<std::size_t>(kTrmmLeaf * (kChunkCols + kMaxNr))];
+  pack_triangle(f, lower, unit, a, ap);
+  for (index_t j0 = 0; j0 < b.cols; j0 += chunk) {
+    const index_t ncb = std::min(chunk, b.cols - j0);
+    // B(p, j) for p < m: the whole chunk is packed before any of it is written.
+    f.pack_b(m, ncb, &b(0, j0), b.row_stride(), b.col_stride(), bp);
+    multiply_chunk(f, lower, alpha, ap, bp, b, j0, ncb);
+  }
+}
+
+template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, MatrixView<double>);
+template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>);
+
+}  // namespace teamla::linalg::chol_detail
