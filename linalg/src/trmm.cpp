@@ -37,11 +37,12 @@ constexpr std::size_t kSlicesPerParticipant = 2;
 constexpr index_t kMinSliceCols = 64;
 
 template <class T>
-void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+void trmm_recursive(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
+                    const TrmmLeafBuffers<T>& buffers) {
   const index_t m = a.rows;
   if (m == 0 || b.cols == 0) return;
-  if (m <= kTrmmLeaf) {
-    trmm_leaf(lower, unit, alpha, a, b);
+  if (m <= (buffers.packed_a != nullptr ? buffers.leaf : kTrmmStackLeaf)) {
+    trmm_leaf(lower, unit, alpha, a, b, buffers);
     return;
   }
   const index_t m1 = split_rows(m);
@@ -49,16 +50,23 @@ void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, Mat
   const index_t n = b.cols;
   Exec serial;
   if (lower) {
-    trmm_left_serial(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n));
+    trmm_recursive(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n), buffers);
     gemm<T>(Op::none, Op::none, alpha, a.block(m1, 0, m2, m1), b.block(0, 0, m1, n), T(1),
             b.block(m1, 0, m2, n), serial);
-    trmm_left_serial(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n));
+    trmm_recursive(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n), buffers);
   } else {
-    trmm_left_serial(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n));
+    trmm_recursive(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n), buffers);
     gemm<T>(Op::none, Op::none, alpha, a.block(0, m1, m1, m2), b.block(m1, 0, m2, n), T(1),
             b.block(0, 0, m1, n), serial);
-    trmm_left_serial(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n));
+    trmm_recursive(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n), buffers);
   }
+}
+
+// trmm_left_serial(): the canonical product on the calling thread, with the leaves' buffers
+// taken once from its workspace.
+template <class T>
+void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+  trmm_recursive(lower, unit, alpha, a, b, trmm_workspace_buffers<T>());
 }
 
 // trmm_left_parallel(): the canonical product with B's columns split over a section whose

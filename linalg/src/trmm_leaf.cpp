@@ -6,12 +6,14 @@
 // columns at a time before any of those columns is written, so the product may overwrite B.
 // Each MR-row strip then runs the microkernel over only the k range its rows reach: [0, last
 // row] for a lower triangle, [first row, m) for an upper one. The flops are the triangle's,
-// rounded to MR, not those of a dense m x m block. Buffers are on the stack (about 50 KiB), so
-// the leaf allocates nothing.
+// rounded to MR, not those of a dense m x m block. Buffers come from the calling thread's
+// workspace (they only grow), or from the stack for smaller leaves when it cannot grow.
 #include <algorithm>
 #include <cstddef>
 
 #include "isa_dispatch.hpp"
+#include "teamla/linalg/workspace.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "trmm_internal.hpp"
 
 namespace teamla::linalg::chol_detail {
@@ -19,15 +21,22 @@ namespace {
 
 // kChunkCols: columns of B packed at once (rounded to NR).
 constexpr index_t kChunkCols = 32;
-// The largest MR of any kernel (float avx512: 48) and NR (8).
-constexpr index_t kMaxMr = 48;
+// The largest NR of any kernel, and the largest MR for T (double avx512: 24; float: 48).
 constexpr index_t kMaxNr = 8;
-
+constexpr index_t kMaxMr = 48;
 template <class T>
-constexpr std::size_t packed_a_elems() {
-  // ceil(kTrmmLeaf / MR) * MR rows of kTrmmLeaf columns, for the MR of T's widest kernel.
-  constexpr index_t mr = sizeof(T) == 8 ? 24 : kMaxMr;
-  return static_cast<std::size_t>((kTrmmLeaf + mr - 1) / mr * mr * kTrmmLeaf);
+constexpr index_t max_mr() {
+  return sizeof(T) == 8 ? 24 : kMaxMr;
+}
+
+// Elements of the packed triangle (ceil(leaf / MR) * MR rows of `leaf` columns) and of a packed
+// chunk of B (leaf rows of kChunkCols + NR columns), for T's widest kernel.
+template <class T>
+constexpr std::size_t packed_a_elems(index_t leaf) {
+  return static_cast<std::size_t>((leaf + max_mr<T>() - 1) / max_mr<T>() * max_mr<T>() * leaf);
+}
+constexpr std::size_t packed_b_elems(index_t leaf) {
+  return static_cast<std::size_t>(leaf * (kChunkCols + kMaxNr));
 }
 
 // pack_triangle(): A packed as micro-panels, then made triangular in the packed copy.
@@ -81,16 +90,14 @@ void multiply_chunk(const detail::KernelFns<T>& f, bool lower, T alpha, const T*
   }
 }
 
-}  // namespace
-
+// run_leaf(): the leaf on the given buffers.
 template <class T>
-void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+void run_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b, T* ap,
+              T* bp) {
   const detail::KernelFns<T>& f = detail::kernels<T>().fns;
   const index_t m = a.rows;
   const index_t nr = f.nr;
   const index_t chunk = std::max<index_t>(nr, kChunkCols / nr * nr);
-  alignas(64) T ap[packed_a_elems<T>()];
-  alignas(64) T bp[static_cast<std::size_t>(kTrmmLeaf * (kChunkCols + kMaxNr))];
   pack_triangle(f, lower, unit, a, ap);
   for (index_t j0 = 0; j0 < b.cols; j0 += chunk) {
     const index_t ncb = std::min(chunk, b.cols - j0);
@@ -100,7 +107,47 @@ void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView
   }
 }
 
-template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, MatrixView<double>);
-template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>);
+// leaf_on_stack(): run_leaf with stack buffers; not inlined, so that only this frame has them.
+template <class T>
+[[gnu::noinline]] void leaf_on_stack(bool lower, bool unit, T alpha, MatrixView<const T> a,
+                                     MatrixView<T> b) {
+  alignas(64) T ap[packed_a_elems<T>(kTrmmStackLeaf)];
+  alignas(64) T bp[packed_b_elems(kTrmmStackLeaf)];
+  run_leaf(lower, unit, alpha, a, b, ap, bp);
+}
+
+}  // namespace
+
+template <class T>
+TrmmLeafBuffers<T> trmm_workspace_buffers() {
+  // The scratch slot, which gemm does not use: the recursion's gemm calls between two leaves
+  // may grow the packing slots, but never move these buffers.
+  const std::size_t a_elems = packed_a_elems<T>(kTrmmLeaf);
+  const std::size_t elems = a_elems + packed_b_elems(kTrmmLeaf);
+  T* buffer = thread_local_workspace().try_buffer_of<T>(0, Workspace::Slot::scratch, elems);
+  if (buffer == nullptr) {
+    team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));
+    return {};
+  }
+  // a_elems is a multiple of 16 elements (leaf is), so the B buffer stays 64-byte aligned.
+  return {buffer, buffer + a_elems, kTrmmLeaf};
+}
+template TrmmLeafBuffers<double> trmm_workspace_buffers<double>();
+template TrmmLeafBuffers<float> trmm_workspace_buffers<float>();
+
+template <class T>
+void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
+               const TrmmLeafBuffers<T>& buffers) {
+  if (buffers.packed_a == nullptr) {
+    leaf_on_stack(lower, unit, alpha, a, b);
+    return;
+  }
+  run_leaf(lower, unit, alpha, a, b, buffers.packed_a, buffers.packed_b);
+}
+
+template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, MatrixView<double>,
+                                const TrmmLeafBuffers<double>&);
+template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>,
+                               const TrmmLeafBuffers<float>&);
 
 }  // namespace teamla::linalg::chol_detail
