@@ -23,25 +23,50 @@ namespace {
 // kDiagonalBlock: the block size of the fallback, whose diagonal block is on the stack.
 constexpr index_t kDiagonalBlock = 64;
 
-// kExpandTile: the tile of the expansion; a tile and its transposed image (32 x 32 doubles,
-// 8 KiB each) stay in L1 while one is read by columns and the other written by rows.
-constexpr index_t kExpandTile = 32;
+// kMirrorTile: the tile of the mirroring pass; a tile and its transposed image (32 x 32
+// doubles, 8 KiB each) stay in L1 while one is read by columns and the other written by rows.
+constexpr index_t kMirrorTile = 32;
 
-// expand_lower(): dense[i + j*ld] = S(i, j) for the symmetric S whose lower triangle is `a`,
-// by tiles of the triangle, each written to its place and to its mirror.
+// mirror_lower(): dense(j, i) = dense(i, j) for i > j (m x m column-major, ld), by tiles.
+template <class T>
+void mirror_lower(T* dense, index_t m, index_t ld) {
+  for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
+    const index_t j1 = std::min(m, j0 + kMirrorTile);
+    for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
+      const index_t i1 = std::min(m, i0 + kMirrorTile);
+      for (index_t i = i0; i < i1; ++i) {
+        T* row_i = dense + i * ld;  // column i of dense, written in rows j0..j1
+        const index_t j_end = std::min(j1, i);
+        for (index_t j = j0; j < j_end; ++j) row_i[j] = dense[i + j * ld];
+      }
+    }
+  }
+}
+
+// expand_lower(): dense[i + j*ld] = S(i, j) for the symmetric S whose lower triangle is `a`.
+// The stored triangle is copied along its contiguous direction into one triangle of `dense`
+// (columns of a column-major A into the lower one; rows of a row-major A, which are the columns
+// of S's upper triangle, into the upper one), then mirrored into the other.
 template <class T>
 void expand_lower(MatrixView<const T> a, T* dense, index_t ld) {
   const index_t m = a.rows;
-  for (index_t j0 = 0; j0 < m; j0 += kExpandTile) {
-    const index_t j1 = std::min(m, j0 + kExpandTile);
-    for (index_t i0 = j0; i0 < m; i0 += kExpandTile) {
-      const index_t i1 = std::min(m, i0 + kExpandTile);
+  if (a.layout == Layout::col_major) {
+    for (index_t j = 0; j < m; ++j) {
+      std::copy_n(a.data + j + j * a.ld, m - j, dense + j + j * ld);
+    }
+    mirror_lower(dense, m, ld);
+    return;
+  }
+  // Row i of a row-major lower triangle, a(i, 0..i), is S(0..i, i): column i's upper part.
+  for (index_t i = 0; i < m; ++i) std::copy_n(a.data + i * a.ld, i + 1, dense + i * ld);
+  // Mirror the upper triangle into the lower one: the transpose of mirror_lower's copy.
+  for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
+    const index_t j1 = std::min(m, j0 + kMirrorTile);
+    for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
+      const index_t i1 = std::min(m, i0 + kMirrorTile);
       for (index_t j = j0; j < j1; ++j) {
-        for (index_t i = std::max(i0, j); i < i1; ++i) {
-          const T v = a(i, j);
-          dense[i + j * ld] = v;
-          dense[j + i * ld] = v;
-        }
+        T* column_j = dense + j * ld;
+        for (index_t i = std::max(i0, j + 1); i < i1; ++i) column_j[i] = dense[j + i * ld];
       }
     }
   }
