@@ -17,8 +17,11 @@ namespace teamla::linalg {
 namespace chol_detail {
 namespace {
 
-// kRangesPerParticipant: column ranges per participant of a claimed syr2k section.
-constexpr std::size_t kRangesPerParticipant = 4;
+// kRangesPerParticipant: column ranges per participant of a claimed syr2k section. Half of
+// syrk's: every range packs the rows of A and B below it again, once per product. Alternated A/B
+// through dsyr2k_ on 2 threads (docs/level3.md): 2 ranges ran 1.10-1.11x 4 ranges at n = 512
+// and 1024, 0.94-0.98x at 256.
+constexpr std::size_t kRangesPerParticipant = 2;
 
 template <class T>
 void syr2k_lower_parallel(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
