@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // trmm_leaf.cpp: a small triangular block times B, in place, on the gemm microkernel.
 //
-// The triangle is packed once as gemm's A (MR-row micro-panels over all m columns), with the
-// entries outside it set to zero and a unit diagonal written as ones. B is packed a chunk of
-// columns at a time before any of those columns is written, so the product may overwrite B.
-// Each MR-row strip then runs the microkernel over only the k range its rows reach: [0, last
-// row] for a lower triangle, [first row, m) for an upper one. The flops are the triangle's,
-// rounded to MR, not those of a dense m x m block. Buffers come from the calling thread's
-// workspace (they only grow), or from the stack for smaller leaves when it cannot grow.
+// Each MR-row strip of the triangle reaches only part of the k range: [0, last row] for a lower
+// triangle, [first row, m) for an upper one. The triangle is packed once as gemm's A, each
+// micro-panel over its strip's range only, with the entries of its diagonal block outside the
+// triangle set to zero and a unit diagonal written as ones. B is packed a chunk of columns at a
+// time, before any of those columns is written, so the product may overwrite B; each strip then
+// runs the microkernel over its range. The flops are the triangle's, rounded to MR, not those of
+// a dense m x m block. Buffers come from the calling thread's workspace (they only grow), or
+// from the stack for smaller leaves when it cannot grow.
 #include <algorithm>
 #include <cstddef>
 
@@ -39,21 +40,39 @@ constexpr std::size_t packed_b_elems(index_t leaf) {
   return static_cast<std::size_t>(leaf * (kChunkCols + kMaxNr));
 }
 
-// pack_triangle(): A packed as micro-panels, then made triangular in the packed copy.
+// StripRange: the k range [k0, k1) that the strip of rows [r0, r0 + rows) reaches in the
+// triangle, and where its packed panel (k1 - k0 steps of MR values) starts in the buffer. Every
+// strip before it is a full MR rows, so the offset has a closed form.
+struct StripRange {
+  index_t k0, k1, offset;
+};
+inline StripRange strip_range(bool lower, index_t m, index_t mr, index_t r0, index_t rows) {
+  const index_t q = r0 / mr;
+  if (lower) return {0, r0 + rows, mr * mr * q * (q + 1) / 2};
+  return {r0, m, mr * (q * m - mr * q * (q - 1) / 2)};
+}
+
+// pack_triangle(): each MR-row strip of A packed over its own k range only (the triangle's half
+// of the block), then its MR x MR diagonal block made triangular: zeros outside the triangle,
+// ones on a unit diagonal. Nothing outside the triangle is read by the products.
 template <class T>
 void pack_triangle(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
                    T* ap) {
   const index_t m = a.rows;
   const index_t mr = f.mr;
-  f.pack_a(m, m, a.data, a.row_stride(), a.col_stride(), ap);
-  for (index_t q = 0; q * mr < m; ++q) {
-    T* panel = ap + q * mr * m;
-    const index_t rows = std::min(mr, m - q * mr);
-    for (index_t p = 0; p < m; ++p) {
+  const index_t rs = a.row_stride();
+  const index_t cs = a.col_stride();
+  for (index_t r0 = 0; r0 < m; r0 += mr) {
+    const index_t rows = std::min(mr, m - r0);
+    const StripRange s = strip_range(lower, m, mr, r0, rows);
+    T* panel = ap + s.offset;
+    f.pack_a(rows, s.k1 - s.k0, a.data + r0 * rs + s.k0 * cs, rs, cs, panel);
+    for (index_t p = r0; p < r0 + rows; ++p) {
+      T* step = panel + (p - s.k0) * mr;
       for (index_t i = 0; i < rows; ++i) {
-        const index_t row = q * mr + i;
-        if (lower ? p > row : p < row) panel[p * mr + i] = T(0);
-        if (unit && p == row) panel[p * mr + i] = T(1);
+        const index_t row = r0 + i;
+        if (lower ? p > row : p < row) step[i] = T(0);
+        if (unit && p == row) step[i] = T(1);
       }
     }
   }
@@ -73,16 +92,15 @@ void multiply_chunk(const detail::KernelFns<T>& f, bool lower, T alpha, const T*
     const T* b_panel = bp + jr * m;
     for (index_t i0 = 0; i0 < m; i0 += mr) {
       const index_t mrb = std::min(mr, m - i0);
-      // The k range this strip's rows reach in the triangle.
-      const index_t k0 = lower ? 0 : i0;
-      const index_t k1 = lower ? i0 + mrb : m;
-      const T* a_panel = ap + i0 * m + k0 * mr;
+      const StripRange s = strip_range(lower, m, mr, i0, mrb);
+      const T* a_panel = ap + s.offset;
+      const index_t kc = s.k1 - s.k0;
       T* c = &b(i0, j0 + jr);
       if (col_major) {
-        f.packed(mrb, nrb, k1 - k0, a_panel, mr, b_panel + k0 * nr, c, b.col_stride(), alpha, T(0));
+        f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, c, b.col_stride(), alpha, T(0));
         continue;
       }
-      f.packed(mrb, nrb, k1 - k0, a_panel, mr, b_panel + k0 * nr, tile, mr, alpha, T(0));
+      f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, tile, mr, alpha, T(0));
       for (index_t j = 0; j < nrb; ++j) {
         for (index_t i = 0; i < mrb; ++i) b(i0 + i, j0 + jr + j) = tile[i + j * mr];
       }
