@@ -27,18 +27,16 @@ constexpr index_t kDiagonalBlock = 64;
 // doubles, 8 KiB each) stay in L1 while one is read by columns and the other written by rows.
 constexpr index_t kMirrorTile = 32;
 
-// mirror_lower(): dense(j, i) = dense(i, j) for i > j (m x m column-major, ld), by tiles.
+// mirror_block(): dense(j, i) = dense(i, j) for i > j and j in [j0, j1) (m x m column-major,
+// ld), by tiles.
 template <class T>
-void mirror_lower(T* dense, index_t m, index_t ld) {
-  for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
-    const index_t j1 = std::min(m, j0 + kMirrorTile);
-    for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
-      const index_t i1 = std::min(m, i0 + kMirrorTile);
-      for (index_t i = i0; i < i1; ++i) {
-        T* row_i = dense + i * ld;  // column i of dense, written in rows j0..j1
-        const index_t j_end = std::min(j1, i);
-        for (index_t j = j0; j < j_end; ++j) row_i[j] = dense[i + j * ld];
-      }
+void mirror_block(T* dense, index_t m, index_t ld, index_t j0, index_t j1) {
+  for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
+    const index_t i1 = std::min(m, i0 + kMirrorTile);
+    for (index_t i = i0; i < i1; ++i) {
+      T* row_i = dense + i * ld;  // column i of dense, written in rows j0..j1
+      const index_t j_end = std::min(j1, i);
+      for (index_t j = j0; j < j_end; ++j) row_i[j] = dense[i + j * ld];
     }
   }
 }
@@ -46,15 +44,19 @@ void mirror_lower(T* dense, index_t m, index_t ld) {
 // expand_lower(): dense[i + j*ld] = S(i, j) for the symmetric S whose lower triangle is `a`.
 // The stored triangle is copied along its contiguous direction into one triangle of `dense`
 // (columns of a column-major A into the lower one; rows of a row-major A, which are the columns
-// of S's upper triangle, into the upper one), then mirrored into the other.
+// of S's upper triangle, into the upper one), then mirrored into the other; a column-major
+// triangle is mirrored a block of columns at a time, while the block is still in cache.
 template <class T>
 void expand_lower(MatrixView<const T> a, T* dense, index_t ld) {
   const index_t m = a.rows;
   if (a.layout == Layout::col_major) {
-    for (index_t j = 0; j < m; ++j) {
-      std::copy_n(a.data + j + j * a.ld, m - j, dense + j + j * ld);
+    for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
+      const index_t j1 = std::min(m, j0 + kMirrorTile);
+      for (index_t j = j0; j < j1; ++j) {
+        std::copy_n(a.data + j + j * a.ld, m - j, dense + j + j * ld);
+      }
+      mirror_block(dense, m, ld, j0, j1);
     }
-    mirror_lower(dense, m, ld);
     return;
   }
   // Row i of a row-major lower triangle, a(i, 0..i), is S(0..i, i): column i's upper part.
