@@ -72,6 +72,11 @@ template <class T>
 void syrk_lower_cols(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, index_t c0,
                      index_t c1);
 
+// syr2k_lower_cols(): the same for C = alpha * (A * B^T + B * A^T) + beta * C, A and B n x k.
+template <class T>
+void syr2k_lower_cols(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+                      MatrixView<T> c, index_t c0, index_t c1);
+
 // trsm_left_parallel() / syrk_lower_parallel(): the same, on a section whose width the cost
 // model picks from exec (team, max_width); they count what they open in exec.stats and
 // return the width used.

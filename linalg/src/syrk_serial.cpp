@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// syrk_serial.cpp: the serial SYRK loop nest, one triangle of C = alpha*A*A^T + beta*C.
+// syrk_serial.cpp: the serial SYRK/SYR2K loop nest, one triangle of C = alpha*X*Y^T + beta*C.
 //
 // The BLIS loops of gemm (jc / pc / ic / jr / ir), with both packed operands taken from the
 // same A and every packed block used by the whole triangle: for each kc slice of A, the
@@ -8,11 +8,13 @@
 // (the first version) packed the rows below every 256-column panel again: in a 2-thread
 // dpotrf at n = 4096, packing took 12 % of the kernel's time that way (perf).
 //
-// Tiles are classified against the triangle by syrk_tiles.hpp.
+// Tiles are classified against the triangle by syrk_tiles.hpp. SYRK packs the same A on both
+// sides (X = Y = A); SYR2K runs the nest twice, X*Y^T with beta and then Y*X^T with 1.
 //
 // C may be stored either way: a lower triangle of row-major C is the upper triangle of the
-// same storage read column-major, and since A*A^T is symmetric the update is the same. The
-// column range [c0, c1) of the lower triangle is then a row range of the stored upper one.
+// same storage read column-major, and since A*A^T (or A*B^T + B*A^T) is symmetric the update
+// is the same. The column range [c0, c1) of the lower triangle is then a row range of the stored
+// upper one.
 #include <algorithm>
 
 #include "chol_internal.hpp"
@@ -35,11 +37,21 @@ struct Region {
   index_t hi = 0;
 };
 
-// update_blocks(): the loop nest on column-major storage `c` (n x n, ldc) with operand rows
-// of A at (data, rs, cs), for the entries of region r, packing into `ap` and `bp`.
+// Operands: rows of X (packed as gemm's A, indexing C's rows) and of Y (packed as gemm's B,
+// indexing C's columns), each n x k at (data, rs, cs).
+template <class T>
+struct RowOperands {
+  detail::Strided<T> x;
+  detail::Strided<T> y;
+};
+
+// update_blocks(): the loop nest on column-major storage `c` (n x n, ldc) for the entries of
+// region r: C = alpha * X * Y^T + beta * C, packing into `ap` and `bp`.
 template <class T>
 void update_blocks(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alpha,
-                   detail::Strided<T> a, T beta, T* c, index_t ldc, T* ap, T* bp) {
+                   RowOperands<T> ops, T beta, T* c, index_t ldc, T* ap, T* bp) {
+  const detail::Strided<T>& a = ops.x;
+  const detail::Strided<T>& b = ops.y;
   const index_t mr = ks.fns.mr;
   const index_t nr = ks.fns.nr;
   const index_t mc = ks.blocking.mc;
@@ -57,8 +69,8 @@ void update_blocks(const KernelSet<T>& ks, const Region& r, index_t n, index_t k
     for (index_t pc = 0; pc < k; pc += kc) {
       const index_t kcb = std::min(kc, k - pc);
       const T beta_block = pc == 0 ? beta : T(1);
-      // B(p, j) = A(j, p): the rows jc.. of A, transposed by the strides.
-      ks.fns.pack_b(kcb, ncb, a.data + jc * a.rs + pc * a.cs, a.cs, a.rs, bp);
+      // B(p, j) = Y(j, p): the rows jc.. of Y, transposed by the strides.
+      ks.fns.pack_b(kcb, ncb, b.data + jc * b.rs + pc * b.cs, b.cs, b.rs, bp);
       for (index_t ic = row_begin; ic < row_end; ic += mc) {
         const index_t mcb = std::min(mc, row_end - ic);
         // Column panels of this block that can hold kept entries.
@@ -92,7 +104,7 @@ void update_blocks(const KernelSet<T>& ks, const Region& r, index_t n, index_t k
 // frame.
 template <class T>
 [[gnu::noinline]] void update_on_stack(const KernelSet<T>& ks, const Region& r, index_t n,
-                                       index_t k, T alpha, detail::Strided<T> a, T beta, T* c,
+                                       index_t k, T alpha, RowOperands<T> a, T beta, T* c,
                                        index_t ldc, std::size_t refused_bytes) {
   team::note_shortfall(team::Shortfall::memory, refused_bytes);
   detail::StackBlocks blocks;
@@ -103,7 +115,7 @@ template <class T>
 // update(): update_blocks with this thread's workspace, or on the stack without memory.
 template <class T>
 void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alpha,
-            detail::Strided<T> a, T beta, T* c, index_t ldc) {
+            RowOperands<T> a, T beta, T* c, index_t ldc) {
   const index_t mr = ks.fns.mr;
   const index_t nr = ks.fns.nr;
   const index_t kc = ks.blocking.kc;
@@ -143,11 +155,33 @@ void syrk_lower_cols(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, in
   }
   const Region region{c.layout == Layout::col_major, c0, c1};
   const detail::Strided<T> rows{a.data, a.row_stride(), a.col_stride()};
-  update(detail::kernels<T>(), region, n, k, alpha, rows, beta, c.data, c.ld);
+  update(detail::kernels<T>(), region, n, k, alpha, RowOperands<T>{rows, rows}, beta, c.data, c.ld);
 }
 template void syrk_lower_cols<double>(double, MatrixView<const double>, double, MatrixView<double>,
                                       index_t, index_t);
 template void syrk_lower_cols<float>(float, MatrixView<const float>, float, MatrixView<float>,
                                      index_t, index_t);
+
+template <class T>
+void syr2k_lower_cols(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+                      MatrixView<T> c, index_t c0, index_t c1) {
+  const index_t n = c.rows;
+  const index_t k = a.cols;
+  if (c1 <= c0 || n == 0) return;
+  if (k == 0 || alpha == T(0)) {
+    syrk_lower_cols(alpha, a, beta, c, c0, c1);  // only beta applies
+    return;
+  }
+  const Region region{c.layout == Layout::col_major, c0, c1};
+  const detail::Strided<T> x{a.data, a.row_stride(), a.col_stride()};
+  const detail::Strided<T> y{b.data, b.row_stride(), b.col_stride()};
+  const KernelSet<T>& ks = detail::kernels<T>();
+  update(ks, region, n, k, alpha, RowOperands<T>{x, y}, beta, c.data, c.ld);
+  update(ks, region, n, k, alpha, RowOperands<T>{y, x}, T(1), c.data, c.ld);
+}
+template void syr2k_lower_cols<double>(double, MatrixView<const double>, MatrixView<const double>,
+                                       double, MatrixView<double>, index_t, index_t);
+template void syr2k_lower_cols<float>(float, MatrixView<const float>, MatrixView<const float>,
+                                      float, MatrixView<float>, index_t, index_t);
 
 }  // namespace teamla::linalg::chol_detail

@@ -12,6 +12,13 @@ teamla_add_gtest(blas_errors_test
 # The program's xerbla_/cblas_xerbla must be in its dynamic symbol table to win.
 set_target_properties(blas_errors_test PROPERTIES ENABLE_EXPORTS ON)
 
+# symm, trmm, syr2k, posv and their CBLAS forms: positions, INFO, edges, row-major mapping.
+teamla_add_gtest(blas_level3_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_level3_test.cpp
+  LIBS teamla_blas
+  LABELS unit)
+set_target_properties(blas_level3_test PROPERTIES ENABLE_EXPORTS ON)
+
 # Thread control (openblas_set_num_threads and the rest), with the library linked directly.
 teamla_add_gtest(blas_threads_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas_threads_test.cpp
@@ -103,7 +110,8 @@ set_tests_properties(blas.exports PROPERTIES LABELS "unit")
 
 # --- The reference test programs (Debian libblas-test, liblapack-test), preloaded. --------
 # Each runs from a copy of its input in which the routines teamla does not export are
-# switched off (F) and everything else, error exits included, stays on.
+# switched off (F) and everything else, error exits included, stays on. teamla exports every
+# real level-3 routine, so the level-3 inputs run whole.
 set(teamla_blas_ref_dir /usr/lib/x86_64-linux-gnu/blas)
 set(teamla_lapack_ref_dir /usr/lib/x86_64-linux-gnu/lapack)
 set(teamla_blas_work ${CMAKE_CURRENT_BINARY_DIR}/blas_reference)
@@ -133,12 +141,14 @@ foreach(p d s)
   # Fortran BLAS: xblat3d / xblat3s, summary in [ds]blat3.out.
   if(EXISTS ${teamla_blas_ref_dir}/xblat3${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat3.in)
     teamla_blas_reference_input(${teamla_blas_ref_dir}/${p}blat3.in
-                                ${teamla_blas_work}/${p}blat3.in ${P}SYMM ${P}TRMM ${P}SYR2K)
+                                ${teamla_blas_work}/${p}blat3.in)
     set(patterns)
-    foreach(routine ${P}GEMM ${P}TRSM ${P}SYRK)
-      string(TOLOWER ${routine} symbol)
-      list(APPEND patterns "${routine}  PASSED THE TESTS OF ERROR-EXITS"
-                           "${routine}  PASSED THE COMPUTATIONAL TESTS"
+    # The report pads names to 6 characters ("DGEMM  PASSED", "DSYR2K PASSED").
+    foreach(routine "${P}GEMM " "${P}SYMM " "${P}TRMM " "${P}TRSM " "${P}SYRK " "${P}SYR2K")
+      string(STRIP "${routine}" symbol)
+      string(TOLOWER ${symbol} symbol)
+      list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine} PASSED THE COMPUTATIONAL TESTS"
                            "teamla_blas: ${symbol}_ served by teamla")
     endforeach()
     teamla_blas_reference_test(xblat3${p} ${teamla_blas_ref_dir}/xblat3${p}
@@ -148,21 +158,23 @@ foreach(p d s)
   # reference libblas.so.3 (OpenBLAS has none), so the reference BLAS directory goes first
   # on the library path; teamla, preloaded, still comes before both.
   if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat3 AND EXISTS ${teamla_blas_ref_dir}/${p}in3)
-    teamla_blas_reference_input(${teamla_blas_ref_dir}/${p}in3 ${teamla_blas_work}/${p}in3
-                                cblas_${p}symm cblas_${p}trmm cblas_${p}syr2k)
+    teamla_blas_reference_input(${teamla_blas_ref_dir}/${p}in3 ${teamla_blas_work}/${p}in3)
     set(patterns)
-    foreach(routine cblas_${p}gemm cblas_${p}trsm cblas_${p}syrk)
-      list(APPEND patterns "${routine}  PASSED THE TESTS OF ERROR-EXITS"
-                           "${routine}  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
-                           "${routine}  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"
-                           "teamla_blas: ${routine} served by teamla")
+    # Names padded to 12 characters, as the report writes them.
+    foreach(routine "cblas_${p}gemm " "cblas_${p}symm " "cblas_${p}trmm " "cblas_${p}trsm "
+                    "cblas_${p}syrk " "cblas_${p}syr2k")
+      string(STRIP "${routine}" symbol)
+      list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine} PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
+                           "${routine} PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"
+                           "teamla_blas: ${symbol} served by teamla")
     endforeach()
     teamla_blas_reference_test(x${p}cblat3 ${teamla_blas_ref_dir}/x${p}cblat3
                                ${teamla_blas_work}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
                                ${patterns})
   endif()
-  # LAPACK linear-equation tests, restricted to the PO path (Cholesky: potrf, potrs, and the
-  # system's potri/pocon/porfs/posv around them): the header of [ds]test.in, then one line.
+  # LAPACK linear-equation tests, restricted to the PO path (Cholesky: potrf, potrs, posv, and
+  # the system's potri/pocon/porfs/posvx around them): the header of [ds]test.in, then one line.
   if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
     file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
     list(SUBLIST lines 0 16 header)
@@ -193,7 +205,8 @@ foreach(p d s)
                                    "${P}PO drivers passed the tests of the error exits"
                                    "All tests for ${P}PO drivers  passed the threshold"
                                    "teamla_blas: ${p}potrf_ served by teamla"
-                                   "teamla_blas: ${p}potrs_ served by teamla")
+                                   "teamla_blas: ${p}potrs_ served by teamla"
+                                   "teamla_blas: ${p}posv_ served by teamla")
       endforeach()
     endif()
   endif()

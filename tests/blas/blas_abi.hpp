@@ -15,6 +15,28 @@ void dtrsm_(const char* side, const char* uplo, const char* transa, const char* 
             const int* ldb);
 void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
             const double* a, const int* lda, const double* beta, double* c, const int* ldc);
+void dsymm_(const char* side, const char* uplo, const int* m, const int* n, const double* alpha,
+            const double* a, const int* lda, const double* b, const int* ldb, const double* beta,
+            double* c, const int* ldc);
+void ssymm_(const char* side, const char* uplo, const int* m, const int* n, const float* alpha,
+            const float* a, const int* lda, const float* b, const int* ldb, const float* beta,
+            float* c, const int* ldc);
+void dtrmm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const double* alpha, const double* a, const int* lda, double* b,
+            const int* ldb);
+void strmm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const float* alpha, const float* a, const int* lda, float* b,
+            const int* ldb);
+void dsyr2k_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+             const double* a, const int* lda, const double* b, const int* ldb, const double* beta,
+             double* c, const int* ldc);
+void ssyr2k_(const char* uplo, const char* trans, const int* n, const int* k, const float* alpha,
+             const float* a, const int* lda, const float* b, const int* ldb, const float* beta,
+             float* c, const int* ldc);
+void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
+            const int* ldb, int* info);
+void sposv_(const char* uplo, const int* n, const int* nrhs, float* a, const int* lda, float* b,
+            const int* ldb, int* info);
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
@@ -48,6 +70,12 @@ void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m, i
                  const double* a, int lda, double* b, int ldb);
 void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,
                  int lda, double beta, double* c, int ldc);
+void cblas_dsymm(int layout, int side, int uplo, int m, int n, double alpha, const double* a,
+                 int lda, const double* b, int ldb, double beta, double* c, int ldc);
+void cblas_dtrmm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, double alpha,
+                 const double* a, int lda, double* b, int ldb);
+void cblas_dsyr2k(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,
+                  int lda, const double* b, int ldb, double beta, double* c, int ldc);
 void openblas_set_num_threads(int count);
 int openblas_get_num_threads(void);
 int openblas_set_num_threads_local(int count);

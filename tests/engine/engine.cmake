@@ -6,6 +6,8 @@ set(teamla_engine_internal ${PROJECT_SOURCE_DIR}/engine/src)
 
 teamla_add_gtest(engine_ops_test SOURCES ${teamla_engine_test_dir}/engine_ops_test.cpp
   LIBS teamla::engine LABELS unit)
+teamla_add_gtest(engine_level3_test SOURCES ${teamla_engine_test_dir}/engine_level3_test.cpp
+  LIBS teamla::engine LABELS unit)
 teamla_add_gtest(engine_errors_test SOURCES ${teamla_engine_test_dir}/engine_errors_test.cpp
   LIBS teamla::engine LABELS unit)
 target_include_directories(engine_errors_test PRIVATE ${teamla_engine_internal})

@@ -2,7 +2,8 @@
 // workload.hpp: every routine of CpuEngine on one set of inputs, for the fault tests.
 //
 // Workload::run() runs gemm (double, both operands as given and both transposed; float with B
-// transposed), trsm, syrk (lower; upper on A^T), potrf and potrs on inputs made from `seed`,
+// transposed), trsm, syrk (lower; upper on A^T), symm, trmm, syr2k, potrf and potrs on inputs
+// made from `seed`,
 // and returns every output. Two runs agree (agree()) when each output matches to a tolerance
 // that covers a different blocking (a fallback packs smaller blocks, so sums are reordered).
 #pragma once
@@ -22,7 +23,8 @@ using linalg::index_t;
 using linalg::Op;
 
 struct Outputs {
-  std::vector<double> gemm_nn, gemm_tt, trsm, syrk_lower, syrk_upper, cholesky, solve;
+  std::vector<double> gemm_nn, gemm_tt, trsm, syrk_lower, syrk_upper, symm, trmm, syr2k, cholesky,
+      solve;
   std::vector<float> sgemm_nt;
   index_t potrf_info = -1;
 };
@@ -51,7 +53,7 @@ class Workload {
     engine::testing::fill_random(fb_, seed + 4);
     engine::testing::fill_random(fc_, seed + 5);
     for (auto* v : {&out_.gemm_nn, &out_.gemm_tt, &out_.trsm, &out_.syrk_lower, &out_.syrk_upper,
-                    &out_.cholesky, &out_.solve}) {
+                    &out_.symm, &out_.trmm, &out_.syr2k, &out_.cholesky, &out_.solve}) {
       v->resize(c_.storage.size());
     }
     out_.sgemm_nt.resize(fc_.storage.size());
@@ -82,6 +84,15 @@ class Workload {
     reset(d1_, c_);
     e.syrk(Uplo::upper, Op::transpose, 1.0, b_.cview(), 0.5, d1_.view());
     keep(d1_, out_.syrk_upper);
+    reset(d1_, c_);
+    e.symm(Side::right, Uplo::upper, 0.5, a_.cview(), b_.cview(), 1.0, d1_.view());
+    keep(d1_, out_.symm);
+    reset(d1_, b_);
+    e.trmm(Side::left, Uplo::lower, Op::transpose, Diag::unit, 2.0, a_.cview(), d1_.view());
+    keep(d1_, out_.trmm);
+    reset(d1_, c_);
+    e.syr2k(Uplo::lower, Op::none, 1.0, a_.cview(), b_.cview(), 0.0, d1_.view());
+    keep(d1_, out_.syr2k);
     reset(d2_, spd_);
     out_.potrf_info = e.potrf(Uplo::lower, d2_.view());
     keep(d2_, out_.cholesky);
@@ -132,6 +143,9 @@ inline std::string disagreement(const Outputs& got, const Outputs& want, index_t
   if (max_relative_gap(got.trsm, want.trsm) > tol_solve) return "trsm";
   if (max_relative_gap(got.syrk_lower, want.syrk_lower) > tol_d) return "syrk lower";
   if (max_relative_gap(got.syrk_upper, want.syrk_upper) > tol_d) return "syrk upper";
+  if (max_relative_gap(got.symm, want.symm) > tol_d) return "symm";
+  if (max_relative_gap(got.trmm, want.trmm) > tol_d) return "trmm";
+  if (max_relative_gap(got.syr2k, want.syr2k) > tol_d) return "syr2k";
   if (max_relative_gap(got.cholesky, want.cholesky) > tol_solve) return "potrf";
   if (max_relative_gap(got.solve, want.solve) > tol_solve) return "potrs";
   return "";

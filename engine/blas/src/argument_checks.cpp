@@ -62,6 +62,35 @@ int check_syrk(const SyrkArgs& args) {
   return 0;
 }
 
+int check_symm(const SymmArgs& args) {
+  const bool left = same_letter(args.side, 'L');
+  const int rows_a = left ? args.m : args.n;
+  if (!left && !same_letter(args.side, 'R')) return 1;
+  if (!is_uplo_letter(args.uplo)) return 2;
+  if (args.m < 0) return 3;
+  if (args.n < 0) return 4;
+  if (args.lda < std::max(1, rows_a)) return 7;
+  if (args.ldb < std::max(1, args.m)) return 9;
+  if (args.ldc < std::max(1, args.m)) return 12;
+  return 0;
+}
+
+int check_trmm(const TrmmArgs& args) { return check_trsm(args); }
+
+int check_syr2k(const Syr2kArgs& args) {
+  const int rows = same_letter(args.trans, 'N') ? args.n : args.k;
+  if (!is_uplo_letter(args.uplo)) return 1;
+  if (!is_trans_letter(args.trans)) return 2;
+  if (args.n < 0) return 3;
+  if (args.k < 0) return 4;
+  if (args.lda < std::max(1, rows)) return 7;
+  if (args.ldb < std::max(1, rows)) return 9;
+  if (args.ldc < std::max(1, args.n)) return 12;
+  return 0;
+}
+
+int check_posv(const PosvArgs& args) { return check_potrs(args); }
+
 int check_potrf(const PotrfArgs& args) {
   if (!is_uplo_letter(args.uplo)) return 1;
   if (args.n < 0) return 2;

@@ -35,7 +35,21 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
     "cblas_dgemm_batch",
     "cblas_sgemm_batch",
     "cblas_dgemm_batch_strided",
-    "cblas_sgemm_batch_strided"};
+    "cblas_sgemm_batch_strided",
+    "dsymm_",
+    "ssymm_",
+    "dtrmm_",
+    "strmm_",
+    "dsyr2k_",
+    "ssyr2k_",
+    "dposv_",
+    "sposv_",
+    "cblas_dsymm",
+    "cblas_ssymm",
+    "cblas_dtrmm",
+    "cblas_strmm",
+    "cblas_dsyr2k",
+    "cblas_ssyr2k"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

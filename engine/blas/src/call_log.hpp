@@ -33,11 +33,25 @@ enum class Entry : unsigned char {
   cblas_sgemm_batch,
   cblas_dgemm_batch_strided,
   cblas_sgemm_batch_strided,
+  dsymm_,
+  ssymm_,
+  dtrmm_,
+  strmm_,
+  dsyr2k_,
+  ssyr2k_,
+  dposv_,
+  sposv_,
+  cblas_dsymm,
+  cblas_ssymm,
+  cblas_dtrmm,
+  cblas_strmm,
+  cblas_dsyr2k,
+  cblas_ssyr2k,
   count
 };
 
 // note_served(): `entry` computed a result (its arguments were legal); its dimensions are
-// printed at verbosity 2 only (for potrf/potrs: n, nrhs; unused ones are 0).
+// printed at verbosity 2 only (for potrf/potrs/posv: n, nrhs; unused ones are 0).
 void note_served(Entry entry, int m, int n, int k);
 
 // verbosity() is TEAMLA_BLAS_VERBOSE's value (0 when unset), read once.

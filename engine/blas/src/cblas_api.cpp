@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// cblas_api.cpp: the CBLAS ABI: cblas_dgemm, cblas_sgemm, cblas_dtrsm, cblas_strsm, cblas_dsyrk,
-// cblas_ssyrk, in column- and row-major layout.
+// cblas_api.cpp: the CBLAS ABI: cblas_[ds]gemm, cblas_[ds]trsm, cblas_[ds]syrk, cblas_[ds]symm,
+// cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout.
 //
 // Each call is mapped, as the reference CBLAS maps it, to the Fortran-convention call on the
 // same storage: a row-major matrix is the column-major storage of its transpose, so a
 // row-major gemm C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T (M and N, A and B
-// swapped), and a row-major trsm or syrk flips side and uplo. Errors are numbered as the
+// swapped); a row-major trsm, trmm or symm flips side and uplo and swaps M and N, and a
+// row-major syrk or syr2k flips uplo and trans. Errors are numbered as the
 // reference numbers them: CBLAS's own checks (layout, enums) by their position in the CBLAS
 // call, errors the Fortran routine finds by their position in the mapped Fortran call plus
 // one. That is what the CBLAS test programs expect: their cblas_xerbla undoes the row-major
-// swaps (gemm: 4<->5, 9<->11; trsm: 6<->7).
+// swaps (gemm: 4<->5, 9<->11; trsm, trmm: 6<->7; symm: 4<->5).
 #include "call_log.hpp"
 #include "error_report.hpp"
 #include "exports.hpp"
@@ -94,9 +95,11 @@ void cblas_gemm(Entry entry, const char* name, int layout, int trans_a, int tran
   note_served(entry, m, n, k);
 }
 
-template <class T>
-void cblas_trsm(Entry entry, const char* name, int layout, int side, int uplo, int trans_a,
-                int diag, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
+// cblas_triangular(): cblas_?trsm and cblas_?trmm, whose arguments and mapping are the same.
+template <class T, class Routine>
+void cblas_triangular(Routine routine, Entry entry, const char* name, int layout, int side,
+                      int uplo, int trans_a, int diag, int m, int n, T alpha, const T* a, int lda,
+                      T* b, int ldb) {
   const bool row_major = layout == kRowMajor;
   if (!row_major && layout != kColMajor) {
     report_cblas_error(1, name, false, "Illegal layout setting, %d\n", layout);
@@ -125,7 +128,7 @@ void cblas_trsm(Entry entry, const char* name, int layout, int side, int uplo, i
   const int rows = row_major ? n : m;
   const int cols = row_major ? m : n;
   const teamla::blas::TrsmArgs args{side_f, uplo_f, trans_f, diag_f, rows, cols, lda, ldb};
-  if (const int info = teamla::blas::trsm(args, alpha, a, b)) {
+  if (const int info = routine(args, alpha, a, b)) {
     report_cblas_error(info + 1, name, row_major);
     return;
   }
@@ -161,6 +164,62 @@ void cblas_syrk(Entry entry, const char* name, int layout, int uplo, int trans, 
   note_served(entry, 0, n, k);
 }
 
+template <class T>
+void cblas_symm(Entry entry, const char* name, int layout, int side, int uplo, int m, int n,
+                T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+  const bool row_major = layout == kRowMajor;
+  if (!row_major && layout != kColMajor) {
+    report_cblas_error(1, name, false, "Illegal layout setting, %d\n", layout);
+    return;
+  }
+  const char side_f = side_letter(side, row_major);
+  const char uplo_f = uplo_letter(uplo, row_major);
+  if (side_f == '\0') {
+    report_cblas_error(2, name, row_major, "Illegal Side setting, %d\n", side);
+    return;
+  }
+  if (uplo_f == '\0') {
+    report_cblas_error(3, name, row_major, "Illegal Uplo setting, %d\n", uplo);
+    return;
+  }
+  const int rows = row_major ? n : m;
+  const int cols = row_major ? m : n;
+  const teamla::blas::SymmArgs args{side_f, uplo_f, rows, cols, lda, ldb, ldc};
+  if (const int info = teamla::blas::symm(args, alpha, a, b, beta, c)) {
+    report_cblas_error(info + 1, name, row_major);
+    return;
+  }
+  note_served(entry, m, n, 0);
+}
+
+template <class T>
+void cblas_syr2k(Entry entry, const char* name, int layout, int uplo, int trans, int n, int k,
+                 T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+  const bool row_major = layout == kRowMajor;
+  if (!row_major && layout != kColMajor) {
+    report_cblas_error(1, name, false, "Illegal layout setting, %d\n", layout);
+    return;
+  }
+  const char uplo_f = uplo_letter(uplo, row_major);
+  if (uplo_f == '\0') {
+    // As for syrk, the reference numbers a bad Uplo 2 in column-major and 3 in row-major.
+    report_cblas_error(row_major ? 3 : 2, name, row_major, "Illegal Uplo setting, %d\n", uplo);
+    return;
+  }
+  char trans_f = trans_letter(trans);
+  if (trans_f == '\0') {
+    report_cblas_error(3, name, row_major, "Illegal Trans setting, %d\n", trans);
+    return;
+  }
+  if (row_major) trans_f = trans_f == 'N' ? 'T' : 'N';
+  const teamla::blas::Syr2kArgs args{uplo_f, trans_f, n, k, lda, ldb, ldc};
+  if (const int info = teamla::blas::syr2k(args, alpha, a, b, beta, c)) {
+    report_cblas_error(info + 1, name, row_major);
+    return;
+  }
+  note_served(entry, 0, n, k);
+}
+
 }  // namespace
 
 extern "C" {
@@ -182,15 +241,15 @@ TEAMLA_BLAS_EXPORT void cblas_sgemm(int layout, int trans_a, int trans_b, int m,
 TEAMLA_BLAS_EXPORT void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m,
                                     int n, double alpha, const double* a, int lda, double* b,
                                     int ldb) {
-  cblas_trsm(Entry::cblas_dtrsm, "cblas_dtrsm", layout, side, uplo, trans_a, diag, m, n, alpha, a,
-             lda, b, ldb);
+  cblas_triangular(teamla::blas::trsm<double>, Entry::cblas_dtrsm, "cblas_dtrsm", layout, side,
+                   uplo, trans_a, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_strsm(int layout, int side, int uplo, int trans_a, int diag, int m,
                                     int n, float alpha, const float* a, int lda, float* b,
                                     int ldb) {
-  cblas_trsm(Entry::cblas_strsm, "cblas_strsm", layout, side, uplo, trans_a, diag, m, n, alpha, a,
-             lda, b, ldb);
+  cblas_triangular(teamla::blas::trsm<float>, Entry::cblas_strsm, "cblas_strsm", layout, side, uplo,
+                   trans_a, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha,
@@ -203,6 +262,48 @@ TEAMLA_BLAS_EXPORT void cblas_ssyrk(int layout, int uplo, int trans, int n, int 
                                     const float* a, int lda, float beta, float* c, int ldc) {
   cblas_syrk(Entry::cblas_ssyrk, "cblas_ssyrk", layout, uplo, trans, n, k, alpha, a, lda, beta, c,
              ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_dsymm(int layout, int side, int uplo, int m, int n, double alpha,
+                                    const double* a, int lda, const double* b, int ldb, double beta,
+                                    double* c, int ldc) {
+  cblas_symm(Entry::cblas_dsymm, "cblas_dsymm", layout, side, uplo, m, n, alpha, a, lda, b, ldb,
+             beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ssymm(int layout, int side, int uplo, int m, int n, float alpha,
+                                    const float* a, int lda, const float* b, int ldb, float beta,
+                                    float* c, int ldc) {
+  cblas_symm(Entry::cblas_ssymm, "cblas_ssymm", layout, side, uplo, m, n, alpha, a, lda, b, ldb,
+             beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_dtrmm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, double alpha, const double* a, int lda, double* b,
+                                    int ldb) {
+  cblas_triangular(teamla::blas::trmm<double>, Entry::cblas_dtrmm, "cblas_dtrmm", layout, side,
+                   uplo, trans_a, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_strmm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, float alpha, const float* a, int lda, float* b,
+                                    int ldb) {
+  cblas_triangular(teamla::blas::trmm<float>, Entry::cblas_strmm, "cblas_strmm", layout, side, uplo,
+                   trans_a, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_dsyr2k(int layout, int uplo, int trans, int n, int k, double alpha,
+                                     const double* a, int lda, const double* b, int ldb,
+                                     double beta, double* c, int ldc) {
+  cblas_syr2k(Entry::cblas_dsyr2k, "cblas_dsyr2k", layout, uplo, trans, n, k, alpha, a, lda, b, ldb,
+              beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ssyr2k(int layout, int uplo, int trans, int n, int k, float alpha,
+                                     const float* a, int lda, const float* b, int ldb, float beta,
+                                     float* c, int ldc) {
+  cblas_syr2k(Entry::cblas_ssyr2k, "cblas_ssyr2k", layout, uplo, trans, n, k, alpha, a, lda, b, ldb,
+              beta, c, ldc);
 }
 
 }  // extern "C"

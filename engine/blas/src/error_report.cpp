@@ -25,14 +25,16 @@ namespace {
 constexpr std::size_t kFortranNameLength = 6;
 
 // position_in_call(): undoes the reference CBLAS's numbering of a row-major call, which
-// passes the Fortran routine (M, N) and (A, B) swapped, so that our own message names the
-// argument the caller wrote. The test programs' cblas_xerbla does the same.
+// passes the Fortran routine (M, N) and, for gemm, (A, B) swapped, so that our own message names
+// the argument the caller wrote. The test programs' cblas_xerbla does the same.
 int position_in_call(int info, const char* routine) {
   if (std::strstr(routine, "gemm") != nullptr) {
     if (info == 4 || info == 5) return 9 - info;
     if (info == 9 || info == 11) return 20 - info;
-  } else if (std::strstr(routine, "trsm") != nullptr) {
+  } else if (std::strstr(routine, "trsm") != nullptr || std::strstr(routine, "trmm") != nullptr) {
     if (info == 6 || info == 7) return 13 - info;
+  } else if (std::strstr(routine, "symm") != nullptr) {
+    if (info == 4 || info == 5) return 9 - info;
   }
   return info;
 }

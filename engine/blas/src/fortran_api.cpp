@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// fortran_api.cpp: the Fortran ABI: BLAS dgemm_, sgemm_, dtrsm_, strsm_, dsyrk_, ssyrk_ and LAPACK
-// dpotrf_, spotrf_, dpotrs_, spotrs_, as gfortran calls them: every argument by reference,
-// column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the character
-// arguments after the last argument; these routines read one character of each and never the
-// lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+// fortran_api.cpp: the Fortran ABI: BLAS [ds]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
+// [ds]syr2k_ and LAPACK [ds]potrf_, [ds]potrs_, [ds]posv_, as gfortran calls them: every argument
+// by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
+// the character arguments after the last argument; these routines read one character of each and
+// never the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
 #include "call_log.hpp"
 #include "error_report.hpp"
 #include "exports.hpp"
@@ -51,6 +51,42 @@ void fortran_syrk(Entry entry, const char* name, const char* uplo, const char* t
   note_served(entry, 0, *n, *k);
 }
 
+template <class T>
+void fortran_symm(Entry entry, const char* name, const char* side, const char* uplo, const int* m,
+                  const int* n, const T* alpha, const T* a, const int* lda, const T* b,
+                  const int* ldb, const T* beta, T* c, const int* ldc) {
+  const teamla::blas::SymmArgs args{*side, *uplo, *m, *n, *lda, *ldb, *ldc};
+  if (const int info = teamla::blas::symm(args, *alpha, a, b, *beta, c)) {
+    report_fortran_error(name, info);
+    return;
+  }
+  note_served(entry, *m, *n, 0);
+}
+
+template <class T>
+void fortran_trmm(Entry entry, const char* name, const char* side, const char* uplo,
+                  const char* transa, const char* diag, const int* m, const int* n, const T* alpha,
+                  const T* a, const int* lda, T* b, const int* ldb) {
+  const teamla::blas::TrmmArgs args{*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb};
+  if (const int info = teamla::blas::trmm(args, *alpha, a, b)) {
+    report_fortran_error(name, info);
+    return;
+  }
+  note_served(entry, *m, *n, 0);
+}
+
+template <class T>
+void fortran_syr2k(Entry entry, const char* name, const char* uplo, const char* trans, const int* n,
+                   const int* k, const T* alpha, const T* a, const int* lda, const T* b,
+                   const int* ldb, const T* beta, T* c, const int* ldc) {
+  const teamla::blas::Syr2kArgs args{*uplo, *trans, *n, *k, *lda, *ldb, *ldc};
+  if (const int info = teamla::blas::syr2k(args, *alpha, a, b, *beta, c)) {
+    report_fortran_error(name, info);
+    return;
+  }
+  note_served(entry, 0, *n, *k);
+}
+
 // LAPACK routines also return the negated position in INFO.
 template <class T>
 void fortran_potrf(Entry entry, const char* name, const char* uplo, const int* n, T* a,
@@ -74,6 +110,18 @@ void fortran_potrs(Entry entry, const char* name, const char* uplo, const int* n
     return;
   }
   *info = 0;
+  note_served(entry, 0, *n, *nrhs);
+}
+
+template <class T>
+void fortran_posv(Entry entry, const char* name, const char* uplo, const int* n, const int* nrhs,
+                  T* a, const int* lda, T* b, const int* ldb, int* info) {
+  const teamla::blas::PosvArgs args{*uplo, *n, *nrhs, *lda, *ldb};
+  if (const int illegal = teamla::blas::posv(args, a, b, info)) {
+    *info = -illegal;
+    report_fortran_error(name, illegal);
+    return;
+  }
   note_served(entry, 0, *n, *nrhs);
 }
 
@@ -139,6 +187,54 @@ TEAMLA_BLAS_EXPORT void dpotrs_(const char* uplo, const int* n, const int* nrhs,
 TEAMLA_BLAS_EXPORT void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a,
                                 const int* lda, float* b, const int* ldb, int* info) {
   fortran_potrs(Entry::spotrs_, "SPOTRS", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void dsymm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const double* alpha, const double* a, const int* lda,
+                               const double* b, const int* ldb, const double* beta, double* c,
+                               const int* ldc) {
+  fortran_symm(Entry::dsymm_, "DSYMM", side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void ssymm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const float* alpha, const float* a, const int* lda, const float* b,
+                               const int* ldb, const float* beta, float* c, const int* ldc) {
+  fortran_symm(Entry::ssymm_, "SSYMM", side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void dtrmm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n, const double* alpha,
+                               const double* a, const int* lda, double* b, const int* ldb) {
+  fortran_trmm(Entry::dtrmm_, "DTRMM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void strmm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n, const float* alpha,
+                               const float* a, const int* lda, float* b, const int* ldb) {
+  fortran_trmm(Entry::strmm_, "STRMM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void dsyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const double* alpha, const double* a, const int* lda,
+                                const double* b, const int* ldb, const double* beta, double* c,
+                                const int* ldc) {
+  fortran_syr2k(Entry::dsyr2k_, "DSYR2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void ssyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const float* alpha, const float* a, const int* lda, const float* b,
+                                const int* ldb, const float* beta, float* c, const int* ldc) {
+  fortran_syr2k(Entry::ssyr2k_, "SSYR2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void dposv_(const char* uplo, const int* n, const int* nrhs, double* a,
+                               const int* lda, double* b, const int* ldb, int* info) {
+  fortran_posv(Entry::dposv_, "DPOSV", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void sposv_(const char* uplo, const int* n, const int* nrhs, float* a,
+                               const int* lda, float* b, const int* ldb, int* info) {
+  fortran_posv(Entry::sposv_, "SPOSV", uplo, n, nrhs, a, lda, b, ldb, info);
 }
 
 }  // extern "C"

@@ -54,6 +54,21 @@ struct SerialRunner {
     linalg::syrk(uplo, op_a, alpha, a, beta, c, exec);
   }
   template <class T>
+  void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+            MatrixView<T> c) {
+    linalg::symm(side, uplo, alpha, a, b, beta, c, exec);
+  }
+  template <class T>
+  void trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
+            MatrixView<T> b) {
+    linalg::trmm(side, uplo, op_a, diag, alpha, a, b, exec);
+  }
+  template <class T>
+  void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+             MatrixView<T> c) {
+    linalg::syr2k(uplo, op, alpha, a, b, beta, c, exec);
+  }
+  template <class T>
   index_t potrf(Uplo uplo, MatrixView<T> a) {
     return linalg::potrf(uplo, a, exec);
   }
@@ -111,6 +126,15 @@ MatrixView<const T> empty_columns(index_t rows) {
 template <class T>
 MatrixView<const T> empty_rows(index_t cols) {
   return col_major<const T>(nullptr, 0, cols, 1);
+}
+
+// scale_columns(): C = beta * C column by column (beta == 0 writes zeros without reading C).
+template <class T>
+void scale_columns(MatrixView<T> c, T beta) {
+  for (index_t j = 0; j < c.cols; ++j) {
+    T* column = c.data + j * c.ld;
+    for (index_t i = 0; i < c.rows; ++i) column[i] = beta == T(0) ? T(0) : beta * column[i];
+  }
 }
 
 }  // namespace
@@ -188,6 +212,84 @@ int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
 }
 
 template <class T>
+int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+  if (const int info = check_symm(args)) return info;
+  if (args.m == 0 || args.n == 0 || (alpha == T(0) && beta == T(1))) return 0;
+  const bool left = same_letter(args.side, 'L');
+  const index_t order = left ? args.m : args.n;
+  const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
+  if (alpha == T(0)) {  // the reference scales C without reading A or B
+    scale_columns(cv, beta);
+    return 0;
+  }
+  on_engine("symm", [&](auto& runner) {
+    runner.symm(left ? Side::left : Side::right, uplo_of(args.uplo), alpha,
+                col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb), beta,
+                cv);
+  });
+  return 0;
+}
+
+template <class T>
+int trmm(const TrmmArgs& args, T alpha, const T* a, T* b) {
+  if (const int info = check_trmm(args)) return info;
+  if (args.m == 0 || args.n == 0) return 0;
+  const MatrixView<T> bv = col_major(b, args.m, args.n, args.ldb);
+  if (alpha == T(0)) {  // the reference sets B to zero without reading A
+    scale_columns(bv, T(0));
+    return 0;
+  }
+  const bool left = same_letter(args.side, 'L');
+  const index_t order = left ? args.m : args.n;
+  on_engine("trmm", [&](auto& runner) {
+    runner.trmm(left ? Side::left : Side::right, uplo_of(args.uplo), op_of(args.transa),
+                same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit, alpha,
+                col_major(a, order, order, args.lda), bv);
+  });
+  return 0;
+}
+
+template <class T>
+int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+  if (const int info = check_syr2k(args)) return info;
+  if (args.n == 0) return 0;
+  const bool no_product = alpha == T(0) || args.k == 0;
+  if (no_product && beta == T(1)) return 0;
+  const Op op = op_of(args.trans);
+  const MatrixView<T> cv = col_major(c, args.n, args.n, args.ldc);
+  on_engine("syr2k", [&](auto& runner) {
+    if (no_product) {
+      runner.syr2k(uplo_of(args.uplo), Op::none, T(0), empty_columns<T>(args.n),
+                   empty_columns<T>(args.n), beta, cv);
+      return;
+    }
+    const index_t rows = op == Op::none ? args.n : args.k;
+    const index_t cols = op == Op::none ? args.k : args.n;
+    runner.syr2k(uplo_of(args.uplo), op, alpha, col_major(a, rows, cols, args.lda),
+                 col_major(b, rows, cols, args.ldb), beta, cv);
+  });
+  return 0;
+}
+
+template <class T>
+int posv(const PosvArgs& args, T* a, T* b, int* factor_info) {
+  if (const int info = check_posv(args)) return info;
+  *factor_info = 0;
+  if (args.n == 0) return 0;
+  const index_t column = on_engine("posv", [&](auto& runner) -> index_t {
+    const Uplo uplo = uplo_of(args.uplo);
+    const MatrixView<T> av = col_major(a, args.n, args.n, args.lda);
+    const index_t info = runner.potrf(uplo, av);
+    if (info == 0 && args.nrhs > 0) {
+      runner.potrs(uplo, MatrixView<const T>(av), col_major(b, args.n, args.nrhs, args.ldb));
+    }
+    return info;
+  });
+  *factor_info = static_cast<int>(column);
+  return 0;
+}
+
+template <class T>
 int potrf(const PotrfArgs& args, T* a, int* factor_info) {
   if (const int info = check_potrf(args)) return info;
   *factor_info = 0;
@@ -230,6 +332,10 @@ void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, inde
   template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*);                       \
   template int trsm<T>(const TrsmArgs&, T, const T*, T*);                                    \
   template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);                                 \
+  template int symm<T>(const SymmArgs&, T, const T*, const T*, T, T*);                       \
+  template int trmm<T>(const TrmmArgs&, T, const T*, T*);                                    \
+  template int syr2k<T>(const Syr2kArgs&, T, const T*, const T*, T, T*);                     \
+  template int posv<T>(const PosvArgs&, T*, T*, int*);                                       \
   template int potrf<T>(const PotrfArgs&, T*, int*);                                         \
   template int potrs<T>(const PotrsArgs&, const T*, T*);                                     \
   template void gemm_batch<T>(const linalg::GemmBatchSource<T>&);                            \

@@ -20,6 +20,16 @@ template <class T>
 int trsm(const TrsmArgs& args, T alpha, const T* a, T* b);
 template <class T>
 int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c);
+template <class T>
+int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
+template <class T>
+int trmm(const TrmmArgs& args, T alpha, const T* a, T* b);
+template <class T>
+int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
+// posv(): potrf, then potrs when the factorization succeeded; *factor_info as potrf's (B is
+// untouched when it is not 0).
+template <class T>
+int posv(const PosvArgs& args, T* a, T* b, int* factor_info);
 // potrf(): on legal arguments, *factor_info is LAPACK's factorization info (0, or the column
 // of the first non-positive pivot).
 template <class T>

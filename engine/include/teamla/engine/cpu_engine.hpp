@@ -69,7 +69,8 @@ class NotPositiveDefinite : public std::runtime_error {
 // dispatch and is recorded neither here nor in EngineCounters: the record would cost more than
 // the product (docs/engine.md, "Cost of a call").
 struct CallStats {
-  // "gemm", "gemm_batch", "gemm_batch_strided", "trsm", "syrk", "potrf", "potrs"
+  // "gemm", "gemm_batch", "gemm_batch_strided", "trsm", "syrk", "symm", "trmm", "syr2k",
+  // "potrf", "potrs"
   std::string_view routine;
   bool on_team = false;    // ran with the engine's team (else serially on the caller)
   bool contended = false;  // the team was busy with another caller: ran serially
@@ -172,6 +173,22 @@ class CpuEngine {
   void syrk(Uplo uplo, Op op_a, scalar_of<C> alpha, A&& a, scalar_of<C> beta, C&& c) {
     run_syrk(uplo, op_a, alpha, const_view_of(a), beta, mutable_view_of(c));
   }
+  // symm(): C = alpha * A * B + beta * C (left) or alpha * B * A + beta * C (right), A
+  // symmetric (its `uplo` triangle is read).
+  template <class A, class B, class C>
+  void symm(Side side, Uplo uplo, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
+    run_symm(side, uplo, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
+  }
+  // trmm(): B = alpha * op(A) * B (left) or alpha * B * op(A) (right), A triangular.
+  template <class A, class B>
+  void trmm(Side side, Uplo uplo, Op op_a, Diag diag, scalar_of<B> alpha, A&& a, B&& b) {
+    run_trmm(side, uplo, op_a, diag, alpha, const_view_of(a), mutable_view_of(b));
+  }
+  // syr2k(): C = alpha * (op(A) * op(B)^T + op(B) * op(A)^T) + beta * C on the `uplo` triangle.
+  template <class A, class B, class C>
+  void syr2k(Uplo uplo, Op op, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
+    run_syr2k(uplo, op, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
+  }
   // potrf(): Cholesky factorization of A's `uplo` triangle in place. Returns LAPACK's info:
   // 0, or the 1-based column of the first non-positive pivot.
   template <class A>
@@ -221,6 +238,18 @@ class CpuEngine {
                 MatrixView<double> c);
   void run_syrk(Uplo uplo, Op op_a, float alpha, MatrixView<const float> a, float beta,
                 MatrixView<float> c);
+  void run_symm(Side side, Uplo uplo, double alpha, MatrixView<const double> a,
+                MatrixView<const double> b, double beta, MatrixView<double> c);
+  void run_symm(Side side, Uplo uplo, float alpha, MatrixView<const float> a,
+                MatrixView<const float> b, float beta, MatrixView<float> c);
+  void run_trmm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha, MatrixView<const double> a,
+                MatrixView<double> b);
+  void run_trmm(Side side, Uplo uplo, Op op_a, Diag diag, float alpha, MatrixView<const float> a,
+                MatrixView<float> b);
+  void run_syr2k(Uplo uplo, Op op, double alpha, MatrixView<const double> a,
+                 MatrixView<const double> b, double beta, MatrixView<double> c);
+  void run_syr2k(Uplo uplo, Op op, float alpha, MatrixView<const float> a,
+                 MatrixView<const float> b, float beta, MatrixView<float> c);
   index_t run_potrf(Uplo uplo, MatrixView<double> a);
   index_t run_potrf(Uplo uplo, MatrixView<float> a);
   void run_potrs(Uplo uplo, MatrixView<const double> a, MatrixView<double> b);

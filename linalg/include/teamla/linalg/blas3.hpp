@@ -51,6 +51,24 @@ void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T>
 template <class T>
 void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, Exec& exec);
 
+// symm(): C = alpha * A * B + beta * C (Side::left, A m x m) or alpha * B * A + beta * C
+// (Side::right, A n x n), with C m x n and A symmetric: only its `uplo` triangle is read.
+template <class T>
+void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+          MatrixView<T> c, Exec& exec);
+
+// trmm(): B = alpha * op(A) * B (Side::left) or alpha * B * op(A) (Side::right), with A
+// triangular (uplo), unit or non-unit diagonal; only A's triangle is read. B is overwritten.
+template <class T>
+void trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
+          Exec& exec);
+
+// syr2k(): C = alpha * (op(A) * op(B)^T + op(B) * op(A)^T) + beta * C on the `uplo` triangle of
+// C only (n x n); op(A) and op(B) are n x k. The other triangle is neither read nor written.
+template <class T>
+void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+           MatrixView<T> c, Exec& exec);
+
 // potrf(): Cholesky factorization of the `uplo` triangle of A (n x n) in place: A = L*L^T
 // (lower) or U^T*U (upper). The other triangle is untouched. Returns LAPACK's info: 0, or the
 // 1-based column of the first non-positive (or NaN) pivot, with A left as LAPACK leaves it.

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// level3_calls.cpp: dsymm_/dtrmm_/dsyr2k_ (and dgemm_ for scale) through one BLAS library, on
+// Google Benchmark.
+//
+//   level3_calls --library PATH [--benchmark_filter=...] [--benchmark_repetitions=N] ...
+//
+// The library is dlopen'ed (RTLD_LOCAL) and its Fortran routines called as an application calls
+// them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) sets the thread count,
+// so each arm is its own process, and arms are alternated by the caller (docs/level3.md). Square
+// shapes n = 256, 512, 1024, column-major with ld = n: symm C = A*B + C (side L, uplo L), trmm
+// B = A*B (L, L, N, N; B restored from a copy outside the timed region, so that repeated
+// products neither overflow nor underflow), syr2k C = A*B^T + B*A^T + C (uplo L, trans N). The
+// "flops" counter is the routine's useful rate: 2n^3 (symm, syr2k, gemm) or n^3 (trmm).
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/matrices.hpp"
+
+namespace {
+
+using Symm = void (*)(const char*, const char*, const int*, const int*, const double*,
+                      const double*, const int*, const double*, const int*, const double*, double*,
+                      const int*);
+using Trmm = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
+                      const double*, const double*, const int*, double*, const int*);
+using Syr2k = void (*)(const char*, const char*, const int*, const int*, const double*,
+                       const double*, const int*, const double*, const int*, const double*, double*,
+                       const int*);
+using Gemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*,
+                      const double*, const int*, const double*, const int*, const double*, double*,
+                      const int*);
+
+struct Operands {
+  std::vector<double> a, b, c;
+  explicit Operands(int n)
+      : a(teamla::bench::random_matrix(n, n, 1)),
+        b(teamla::bench::random_matrix(n, n, 2)),
+        c(teamla::bench::random_matrix(n, n, 3)) {}
+};
+
+void set_rate(benchmark::State& state, double flops) {
+  state.counters["flops"] =
+      benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void time_symm(benchmark::State& state, Symm symm, int n) {
+  Operands x(n);
+  const double one = 1;
+  for (auto _ : state) {
+    symm("L", "L", &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, 2.0 * n * n * n);
+}
+
+void time_trmm(benchmark::State& state, Trmm trmm, int n) {
+  Operands x(n);
+  const std::vector<double> b0 = x.b;
+  const double one = 1;
+  for (auto _ : state) {
+    trmm("L", "L", "N", "N", &n, &n, &one, x.a.data(), &n, x.b.data(), &n);
+    benchmark::ClobberMemory();
+    state.PauseTiming();
+    x.b = b0;
+    state.ResumeTiming();
+  }
+  set_rate(state, 1.0 * n * n * n);
+}
+
+void time_syr2k(benchmark::State& state, Syr2k syr2k, int n) {
+  Operands x(n);
+  const double one = 1;
+  for (auto _ : state) {
+    syr2k("L", "N", &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, 2.0 * n * n * n);
+}
+
+void time_gemm(benchmark::State& state, Gemm gemm, int n) {
+  Operands x(n);
+  const double one = 1;
+  for (auto _ : state) {
+    gemm("N", "N", &n, &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, 2.0 * n * n * n);
+}
+
+template <class Fn, class Timer>
+void register_routine(void* library, const char* symbol, Timer timer) {
+  auto fn = reinterpret_cast<Fn>(dlsym(library, symbol));
+  if (fn == nullptr) {
+    std::fprintf(stderr, "level3_calls: the library has no %s\n", symbol);
+    return;
+  }
+  for (int n : {256, 512, 1024}) {
+    const std::string name = std::string(symbol) + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [=](benchmark::State& state) { timer(state, fn, n); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 3 || std::string(argv[1]) != "--library") {
+    std::fprintf(stderr, "usage: level3_calls --library PATH [--benchmark_* options]\n");
+    return 2;
+  }
+  void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    std::fprintf(stderr, "level3_calls: %s\n", dlerror());
+    return 1;
+  }
+  register_routine<Symm>(library, "dsymm_", time_symm);
+  register_routine<Trmm>(library, "dtrmm_", time_trmm);
+  register_routine<Syr2k>(library, "dsyr2k_", time_syr2k);
+  register_routine<Gemm>(library, "dgemm_", time_gemm);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// trmm_leaf.cpp: a small triangular block times B, in place, on the gemm microkernel.
+//
+// Each MR-row strip of the triangle reaches only part of the k range: [0, last row] for a lower
+// triangle, [first row, m) for an upper one. The triangle is packed once as gemm's A, each
+// micro-panel over its strip's range only, with the entries of its diagonal block outside the
+// triangle set to zero and a unit diagonal written as ones. B is packed a chunk of columns at a
+// time, before any of those columns is written, so the product may overwrite B; each strip then
+// runs the microkernel over its range. The flops are the triangle's, rounded to MR, not those of
+// a dense m x m block. Buffers come from the calling thread's workspace (they only grow), or
+// from the stack for smaller leaves when it cannot grow.
+#include <algorithm>
+#include <cstddef>
+
+#include "isa_dispatch.hpp"
+#include "teamla/linalg/workspace.hpp"
+#include "teamla/team/shortfall.hpp"
+#include "trmm_internal.hpp"
+
+namespace teamla::linalg::chol_detail {
+namespace {
+
+// kChunkCols: columns of B packed at once (rounded to NR).
+constexpr index_t kChunkCols = 32;
+// The largest NR of any kernel, and the largest MR for T (double avx512: 24; float: 48).
+constexpr index_t kMaxNr = 8;
+constexpr index_t kMaxMr = 48;
+template <class T>
+constexpr index_t max_mr() {
+  return sizeof(T) == 8 ? 24 : kMaxMr;
+}
+
+// Elements of the packed triangle (ceil(leaf / MR) * MR rows of `leaf` columns) and of a packed
+// chunk of B (leaf rows of kChunkCols + NR columns), for T's widest kernel.
+template <class T>
+constexpr std::size_t packed_a_elems(index_t leaf) {
+  return static_cast<std::size_t>((leaf + max_mr<T>() - 1) / max_mr<T>() * max_mr<T>() * leaf);
+}
+constexpr std::size_t packed_b_elems(index_t leaf) {
+  return static_cast<std::size_t>(leaf * (kChunkCols + kMaxNr));
+}
+
+// StripRange: the k range [k0, k1) that the strip of rows [r0, r0 + rows) reaches in the
+// triangle, and where its packed panel (k1 - k0 steps of MR values) starts in the buffer. Every
+// strip before it is a full MR rows, so the offset has a closed form.
+struct StripRange {
+  index_t k0, k1, offset;
+};
+inline StripRange strip_range(bool lower, index_t m, index_t mr, index_t r0, index_t rows) {
+  const index_t q = r0 / mr;
+  if (lower) return {0, r0 + rows, mr * mr * q * (q + 1) / 2};
+  return {r0, m, mr * (q * m - mr * q * (q - 1) / 2)};
+}
+
+// pack_triangle(): each MR-row strip of A packed over its own k range only (the triangle's half
+// of the block), then its MR x MR diagonal block made triangular: zeros outside the triangle,
+// ones on a unit diagonal. Nothing outside the triangle is read by the products.
+template <class T>
+void pack_triangle(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
+                   T* ap) {
+  const index_t m = a.rows;
+  const index_t mr = f.mr;
+  const index_t rs = a.row_stride();
+  const index_t cs = a.col_stride();
+  for (index_t r0 = 0; r0 < m; r0 += mr) {
+    const index_t rows = std::min(mr, m - r0);
+    const StripRange s = strip_range(lower, m, mr, r0, rows);
+    T* panel = ap + s.offset;
+    f.pack_a(rows, s.k1 - s.k0, a.data + r0 * rs + s.k0 * cs, rs, cs, panel);
+    for (index_t p = r0; p < r0 + rows; ++p) {
+      T* step = panel + (p - s.k0) * mr;
+      for (index_t i = 0; i < rows; ++i) {
+        const index_t row = r0 + i;
+        if (lower ? p > row : p < row) step[i] = T(0);
+        if (unit && p == row) step[i] = T(1);
+      }
+    }
+  }
+}
+
+// multiply_chunk(): columns [j0, j0 + ncb) of B, packed in `bp`, times the packed triangle.
+template <class T>
+void multiply_chunk(const detail::KernelFns<T>& f, bool lower, T alpha, const T* ap, const T* bp,
+                    MatrixView<T> b, index_t j0, index_t ncb) {
+  const index_t m = b.rows;
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  const bool col_major = b.row_stride() == 1;
+  alignas(64) T tile[kMaxMr * kMaxNr];
+  for (index_t jr = 0; jr < ncb; jr += nr) {
+    const index_t nrb = std::min(nr, ncb - jr);
+    const T* b_panel = bp + jr * m;
+    for (index_t i0 = 0; i0 < m; i0 += mr) {
+      const index_t mrb = std::min(mr, m - i0);
+      const StripRange s = strip_range(lower, m, mr, i0, mrb);
+      const T* a_panel = ap + s.offset;
+      const index_t kc = s.k1 - s.k0;
+      T* c = &b(i0, j0 + jr);
+      if (col_major) {
+        f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, c, b.col_stride(), alpha, T(0));
+        continue;
+      }
+      f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, tile, mr, alpha, T(0));
+      for (index_t j = 0; j < nrb; ++j) {
+        for (index_t i = 0; i < mrb; ++i) b(i0 + i, j0 + jr + j) = tile[i + j * mr];
+      }
+    }
+  }
+}
+
+// run_leaf(): the leaf on the given buffers.
+template <class T>
+void run_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b, T* ap,
+              T* bp) {
+  const detail::KernelFns<T>& f = detail::kernels<T>().fns;
+  const index_t m = a.rows;
+  const index_t nr = f.nr;
+  const index_t chunk = std::max<index_t>(nr, kChunkCols / nr * nr);
+  pack_triangle(f, lower, unit, a, ap);
+  for (index_t j0 = 0; j0 < b.cols; j0 += chunk) {
+    const index_t ncb = std::min(chunk, b.cols - j0);
+    // B(p, j) for p < m: the whole chunk is packed before any of it is written.
+    f.pack_b(m, ncb, &b(0, j0), b.row_stride(), b.col_stride(), bp);
+    multiply_chunk(f, lower, alpha, ap, bp, b, j0, ncb);
+  }
+}
+
+// leaf_on_stack(): run_leaf with stack buffers; not inlined, so that only this frame has them.
+template <class T>
+[[gnu::noinline]] void leaf_on_stack(bool lower, bool unit, T alpha, MatrixView<const T> a,
+                                     MatrixView<T> b) {
+  alignas(64) T ap[packed_a_elems<T>(kTrmmStackLeaf)];
+  alignas(64) T bp[packed_b_elems(kTrmmStackLeaf)];
+  run_leaf(lower, unit, alpha, a, b, ap, bp);
+}
+
+}  // namespace
+
+template <class T>
+TrmmLeafBuffers<T> trmm_workspace_buffers() {
+  // The scratch slot, which gemm does not use: the recursion's gemm calls between two leaves
+  // may grow the packing slots, but never move these buffers.
+  const std::size_t a_elems = packed_a_elems<T>(kTrmmLeaf);
+  const std::size_t elems = a_elems + packed_b_elems(kTrmmLeaf);
+  T* buffer = thread_local_workspace().try_buffer_of<T>(0, Workspace::Slot::scratch, elems);
+  if (buffer == nullptr) {
+    team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));
+    return {};
+  }
+  // a_elems is a multiple of 16 elements (leaf is), so the B buffer stays 64-byte aligned.
+  return {buffer, buffer + a_elems, kTrmmLeaf};
+}
+template TrmmLeafBuffers<double> trmm_workspace_buffers<double>();
+template TrmmLeafBuffers<float> trmm_workspace_buffers<float>();
+
+template <class T>
+void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
+               const TrmmLeafBuffers<T>& buffers) {
+  if (buffers.packed_a == nullptr) {
+    leaf_on_stack(lower, unit, alpha, a, b);
+    return;
+  }
+  run_leaf(lower, unit, alpha, a, b, buffers.packed_a, buffers.packed_b);
+}
+
+template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, MatrixView<double>,
+                                const TrmmLeafBuffers<double>&);
+template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>,
+                               const TrmmLeafBuffers<float>&);
+
+}  // namespace teamla::linalg::chol_detail
