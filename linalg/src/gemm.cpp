@@ -272,6 +272,7 @@ template <class T>
 // docs/perf/small.md, where the copy is one pass over A and needs neither the workspace nor a
 // packed B.
 constexpr index_t kStackTransposeElems = 64 * 64;
+constexpr index_t kSmallTransposeElems = 16 * 16;
 
 template <class T>
 bool in_place_b(Strided<T> b) {
@@ -291,12 +292,14 @@ bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, i
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
-// gemm_in_place(). Not inlined: the tile stays out of the other paths' frames.
-template <class T>
+// gemm_in_place(). Not inlined: the tile stays out of the other paths' frames. kElems: the
+// tile's capacity; a product that fits kSmallTransposeElems takes a 2 KiB tile, so that the
+// smallest calls do not touch 32 KiB of stack.
+template <class T, index_t kElems>
 [[gnu::noinline]] void gemm_a_on_stack(const KernelSet<T>& ks, index_t m, index_t n, index_t k,
                                        T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                                        index_t ldc) {
-  alignas(64) T tile[kStackTransposeElems];
+  alignas(64) T tile[kElems];
   const index_t ld = round_up(m, kTransposeRowUnit);
   ks.fns.copy_transposed(m, k, a.data, a.rs, tile, ld);
   gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, ld}, b, beta, c, ldc);
@@ -349,12 +352,19 @@ template <class T>
     scale_c(m, n, beta, c, ldc);
     return true;
   }
+  // One row of op(A) has no row stride: a transposed A of one row is read in place (its k
+  // values are contiguous), not copied (TN at m = 1 paid the copy's fixed cost).
+  if (m == 1 && a.cs == 1) a = Strided<T>{a.data, 1, 1};
   if (in_place_path(ks, a, b, m, n)) {
     gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
     return true;
   }
   if (transposes_a_on_stack(ks, a, b, m, n, k)) {
-    gemm_a_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    if (round_up(m, kTransposeRowUnit) * k <= kSmallTransposeElems) {
+      gemm_a_on_stack<T, kSmallTransposeElems>(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    } else {
+      gemm_a_on_stack<T, kStackTransposeElems>(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    }
     return true;
   }
   return false;
