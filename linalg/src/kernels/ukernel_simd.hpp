@@ -176,6 +176,10 @@ template <class Ops, int MR, int NR>
 
 // simd_kernel_any_b(): C(m x n) = alpha A B + beta C for one tile, m <= MR, n <= NR, B read
 // through `bsrc`.
+// kColdCLd: a leading dimension past which C is taken to be cold (columns of more than 256
+// rows: no small product's C).
+inline constexpr index_t kColdCLd = 256;
+
 template <class Ops, int MR, int NR, bool kUnpackedA, class BSource>
 void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t a_step,
                        BSource bsrc, typename Ops::T* c, index_t ldc, typename Ops::T alpha,
@@ -193,9 +197,10 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
       acc[i][j] = Ops::zero();
     }
   }
-  // Short loops (small matrices, whose C is hot anyway) skip the prefetch: it would take load
-  // slots for nothing.
-  if (kc >= 64) prefetch_c<Ops, MR, NR>(c, ldc);
+  // Short loops on small matrices, whose C is hot anyway, skip the prefetch: it would take load
+  // slots for nothing. A C of long columns (ldc > kColdCLd) is fetched whatever kc: PBLAS's
+  // rank-32 updates of a 4000 x 2000 C (pdgemm) stalled on its lines at every tile's store.
+  if (kc >= 64 || ldc > kColdCLd) prefetch_c<Ops, MR, NR>(c, ldc);
 
   if (!kUnpackedA || m == MR) {
     accumulate<Ops, MR, NR, false>(acc, kc, a, a_step, bsrc, nullptr);
