@@ -90,14 +90,30 @@ void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, c
   }
 }
 
-// ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb): pack each mc x kc block
-// of A and run the macro block.
+// rows_per_block(): mc for a panel of kcb < kc steps, grown while the packed A block stays
+// within half of this CPU's L2 (BLIS's rule) and within an mc x kc block (the buffer). A short
+// k (PBLAS's rank-32 updates) otherwise cut C into 192-row strips whose column pieces the
+// prefetcher never caught up with: two ranks' 4000 x 2000 x 32 updates, beta 1, ran 28-33
+// GF/s each at mc = 192 against 35-37 at 1024 (OpenBLAS 34-37). Half of L2, not the whole
+// mc x kc budget: a 384-row block at k = 128 lost 3 % on ScaLAPACK's 1500 x 32 x 128 strips
+// on the Zen 3 VM (L2 512 KiB; docs/gemm.md, "Blocking").
+template <class T>
+index_t rows_per_block(const KernelSet<T>& ks, index_t kcb) {
+  const Blocking& bl = ks.blocking;
+  if (kcb >= bl.kc) return bl.mc;
+  static const auto half_l2 = static_cast<index_t>(team::cpu_info().caches.l2 / 2);
+  const index_t elems = std::min(bl.mc * bl.kc, half_l2 / static_cast<index_t>(sizeof(T)));
+  return std::max(bl.mc, elems / std::max<index_t>(kcb, 1) / ks.fns.mr * ks.fns.mr);
+}
+
+// ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb): pack each block of A
+// (rows_per_block x kcb) and run the macro block.
 template <class T>
 void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb,
              const T* a_panel, index_t a_rs, index_t a_cs, T* ap, const T* bp, T* c, index_t ldc,
              T alpha, T beta) {
   const KernelFns<T>& f = ks.fns;
-  const index_t mc = ks.blocking.mc;
+  const index_t mc = rows_per_block(ks, kcb);
   for (index_t ic = m0; ic < m1; ic += mc) {
     const index_t mcb = std::min(mc, m1 - ic);
     f.pack_a(mcb, kcb, a_panel + ic * a_rs, a_rs, a_cs, ap);
@@ -117,10 +133,13 @@ bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n
   return a.rs == 1 && n <= ks.blocking.small_n && m <= ks.blocking.small_n;
 }
 
+// pack_a_elems(): the A block buffer: never more than an mc x kc block (rows_per_block() keeps
+// every panel's block within it), nor more than all of A's rows for one panel.
 template <class T>
 std::size_t pack_a_elems(const KernelSet<T>& ks, index_t m, index_t k) {
-  return static_cast<std::size_t>(round_up(std::min(m, ks.blocking.mc), ks.fns.mr) *
-                                  std::min(k, ks.blocking.kc));
+  const index_t kk = std::min(k, ks.blocking.kc);
+  return static_cast<std::size_t>(
+      std::min(round_up(m, ks.fns.mr) * kk, round_up(ks.blocking.mc, ks.fns.mr) * ks.blocking.kc));
 }
 
 template <class T>
