@@ -12,8 +12,9 @@ and checks here that teamla's log names every routine numpy was expected to call
 """
 import os
 import signal
-import subprocess
 import sys
+
+import preloaded_run
 
 EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_"]
 
@@ -55,27 +56,5 @@ def compute():
     print("numpy results match, in the parent and in a forked child")
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[2] == "--child":
-        compute()
-        return 0
-    library = os.path.abspath(sys.argv[1])
-    env = dict(os.environ, LD_PRELOAD=library, TEAMLA_BLAS_VERBOSE="1")
-    child = subprocess.run([sys.executable, __file__, library, "--child"], env=env,
-                           capture_output=True, text=True, timeout=300, check=False)
-    sys.stdout.write(child.stdout)
-    sys.stderr.write(child.stderr)
-    if child.returncode != 0:
-        print(f"FAILED: the numpy run exited with {child.returncode}")
-        return 1
-    missing = [name for name in EXPECTED
-               if f"teamla_blas: {name} served by teamla" not in child.stderr]
-    if missing:
-        print(f"FAILED: not served by teamla: {', '.join(missing)}")
-        return 1
-    print("teamla served: " + ", ".join(EXPECTED))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(preloaded_run.main(compute, EXPECTED, "numpy"))

@@ -10,9 +10,9 @@ LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the answers there (residuals agains
 in double and single precision, and the error a matrix that is not positive definite must
 raise), and checks here that teamla's log names every routine scipy was expected to call.
 """
-import os
-import subprocess
 import sys
+
+import preloaded_run
 
 EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_"]
 
@@ -49,27 +49,5 @@ def compute():
     print("scipy results are correct")
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[2] == "--child":
-        compute()
-        return 0
-    library = os.path.abspath(sys.argv[1])
-    env = dict(os.environ, LD_PRELOAD=library, TEAMLA_BLAS_VERBOSE="1")
-    child = subprocess.run([sys.executable, __file__, library, "--child"], env=env,
-                           capture_output=True, text=True, timeout=300, check=False)
-    sys.stdout.write(child.stdout)
-    sys.stderr.write(child.stderr)
-    if child.returncode != 0:
-        print(f"FAILED: the scipy run exited with {child.returncode}")
-        return 1
-    missing = [name for name in EXPECTED
-               if f"teamla_blas: {name} served by teamla" not in child.stderr]
-    if missing:
-        print(f"FAILED: not served by teamla: {', '.join(missing)}")
-        return 1
-    print("teamla served: " + ", ".join(EXPECTED))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(preloaded_run.main(compute, EXPECTED, "scipy"))

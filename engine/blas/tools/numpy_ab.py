@@ -6,7 +6,7 @@ Usage: /usr/bin/python3 numpy_ab.py /path/to/libteamla_blas.so [rounds]
 Each round runs one child process per arm, arms alternated (system, teamla, system, ...);
 a child times every operation (best of a few repeats, after a warm-up call) and prints the
 times. The report is, per operation, the median over rounds of each arm's time, in GF/s, and
-teamla's ratio to the system library. Run it under flock /tmp/teamla-bench.lock, and with
+teamla's ratio to the system library. Run it under the benchmark lock, and with
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE so OpenBLAS picks its own kernels.
 """
 import json
