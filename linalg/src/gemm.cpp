@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "gemm_internal.hpp"
@@ -173,11 +175,16 @@ std::size_t work_units(index_t tiles, std::size_t width) {
 // step) is `packs` units that pack B's micro-panels into buffer t % 2, then `rows` units that
 // each run one row chunk of C against it. Unit order is the claim order, and every wait is
 // for units claimed earlier (held by participants that are running them):
-//  - a row unit of panel t waits until panel t is packed, and until every row unit of panel
-//    t-1 has finished (the same C rows take beta on pc = 0 and accumulate after);
+//  - a row unit of panel t waits until panel t is packed, and until the same row chunk of
+//    panel t-1 has finished (those rows of C take beta on pc = 0 and accumulate after, in
+//    panel order, so the result does not depend on who ran what);
 //  - a pack unit of panel t waits until every row unit of panel t-2 (the last reader of its
 //    buffer) has finished.
-// The counters are cumulative per buffer: panel t's are complete at (t / 2 + 1) * packs.
+// Waiting for the same chunk only, not for the whole of panel t-1, lets a participant that
+// finishes its share of one panel start the next while the other still runs its last chunk:
+// the whole-panel wait cost 2-thread dgemm 3 % at n = 2048-4096 and 12 % at 2048x2048x32
+// (docs/gemm.md, "Parallel split").
+// The buffer counters are cumulative: panel t's are complete at (t / 2 + 1) * packs.
 struct PanelPlan {
   index_t panels_n = 0;  // panels along n (jc steps)
   index_t panels_k = 0;  // panels along k (pc steps)
@@ -185,11 +192,23 @@ struct PanelPlan {
   std::size_t rows = 0;
   std::atomic<std::size_t> packed[2] = {0, 0};
   std::atomic<std::size_t> computed[2] = {0, 0};
+  std::unique_ptr<std::atomic<std::size_t>[]> chunk_done;  // per row chunk: panels finished
   [[nodiscard]] std::size_t per_panel() const { return packs + rows; }
   [[nodiscard]] std::size_t units() const {
     return static_cast<std::size_t>(panels_n * panels_k) * per_panel();
   }
 };
+
+// row_chunks(): the row units per panel: about 4 per participant (work_units), and at least
+// one per mc rows, so that no chunk leaves ic_loop a thin last block (m = 2048 in 8 chunks of
+// 256 rows ran a 192- and a 64-row block each, the thin one streaming all of B's panel for
+// 64 rows).
+template <class T>
+std::size_t row_chunks(const KernelSet<T>& ks, index_t m, index_t row_tiles, std::size_t width) {
+  const auto blocks = static_cast<std::size_t>((m + ks.blocking.mc - 1) / ks.blocking.mc);
+  return std::min(static_cast<std::size_t>(row_tiles),
+                  std::max(blocks, work_units(row_tiles, width)));
+}
 
 // gemm_panel_unit(): one unit of the row split (see PanelPlan).
 template <class T>
@@ -220,16 +239,18 @@ void gemm_panel_unit(team::Section& s, std::size_t unit, PanelPlan& plan, const 
     plan.packed[buffer].fetch_add(1, std::memory_order_acq_rel);
     return;
   }
+  const std::size_t chunk = part - plan.packs;
   s.wait_for(reached(plan.packed[buffer], (t / 2 + 1) * plan.packs));
-  if (t >= 1) s.wait_for(reached(plan.computed[1 - buffer], ((t - 1) / 2 + 1) * plan.rows));
+  if (t >= 1) s.wait_for(reached(plan.chunk_done[chunk], t));
   index_t i0 = 0;
   index_t i1 = 0;
-  split(m, f.mr, part - plan.packs, plan.rows, i0, i1);
+  split(m, f.mr, chunk, plan.rows, i0, i1);
   if (i1 > i0) {
     T* ap = ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
     ic_loop(ks, i0, i1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, ap, bp, c + jc * ldc, ldc, alpha,
             pc == 0 ? beta : T(1));
   }
+  plan.chunk_done[chunk].fetch_add(1, std::memory_order_release);
   plan.computed[buffer].fetch_add(1, std::memory_order_acq_rel);
 }
 
@@ -465,7 +486,10 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     plan.panels_n = (n + ks.blocking.nc - 1) / ks.blocking.nc;
     plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
     plan.packs = std::min<std::size_t>(width, static_cast<std::size_t>(col_tiles));
-    plan.rows = work_units(row_tiles, width);
+    plan.rows = row_chunks(ks, m, row_tiles, width);
+    // Zeroed counters; without the memory for them C is computed inline (as for the panels).
+    plan.chunk_done.reset(new (std::nothrow) std::atomic<std::size_t>[plan.rows]());
+    if (!plan.chunk_done) return false;
     on.run_claimed(width, plan.units(), [&](team::Section& s, std::size_t unit) {
       gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
     });
