@@ -15,10 +15,9 @@
 // (gemm_tiny). Parallel: run_wide() splits rows or columns over one claimed section. See
 // docs/gemm.md and docs/perf/small.md for the measurements behind each choice.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <string>
 
 #include "gemm_internal.hpp"
@@ -192,7 +191,10 @@ struct PanelPlan {
   std::size_t rows = 0;
   std::atomic<std::size_t> packed[2] = {0, 0};
   std::atomic<std::size_t> computed[2] = {0, 0};
-  std::unique_ptr<std::atomic<std::size_t>[]> chunk_done;  // per row chunk: panels finished
+  // Per row chunk: the panels it has finished. A fixed array, so that a call allocates
+  // nothing (tests/engine/engine_alloc_test.cpp); row_chunks() stays within it.
+  static constexpr std::size_t kMaxRowChunks = 512;
+  std::array<std::atomic<std::size_t>, kMaxRowChunks> chunk_done{};
   [[nodiscard]] std::size_t per_panel() const { return packs + rows; }
   [[nodiscard]] std::size_t units() const {
     return static_cast<std::size_t>(panels_n * panels_k) * per_panel();
@@ -206,8 +208,8 @@ struct PanelPlan {
 template <class T>
 std::size_t row_chunks(const KernelSet<T>& ks, index_t m, index_t row_tiles, std::size_t width) {
   const auto blocks = static_cast<std::size_t>((m + ks.blocking.mc - 1) / ks.blocking.mc);
-  return std::min(static_cast<std::size_t>(row_tiles),
-                  std::max(blocks, work_units(row_tiles, width)));
+  return std::min({static_cast<std::size_t>(row_tiles), PanelPlan::kMaxRowChunks,
+                   std::max(blocks, work_units(row_tiles, width))});
 }
 
 // gemm_panel_unit(): one unit of the row split (see PanelPlan).
@@ -487,9 +489,6 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
     plan.packs = std::min<std::size_t>(width, static_cast<std::size_t>(col_tiles));
     plan.rows = row_chunks(ks, m, row_tiles, width);
-    // Zeroed counters; without the memory for them C is computed inline (as for the panels).
-    plan.chunk_done.reset(new (std::nothrow) std::atomic<std::size_t>[plan.rows]());
-    if (!plan.chunk_done) return false;
     on.run_claimed(width, plan.units(), [&](team::Section& s, std::size_t unit) {
       gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
     });

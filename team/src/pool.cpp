@@ -149,6 +149,10 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   return true;
 }
 
+void Pool::Impl::invite_late(WorkerSlot& slot, const Job& job) {
+  slot.late.offer(job, slot.parker);
+}
+
 void Pool::Impl::keep_started(std::size_t started) {
   const std::size_t missing = workers.size() - started;
   {
@@ -167,6 +171,20 @@ void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
   members.clear();
 }
 
+namespace {
+
+// join_late(): runs what is left of the claimed section the worker was invited to late (it
+// may be long over: run_units claims before it touches anything).
+void join_late(Pool::Impl& pool, WorkerSlot& slot) {
+  Job job;
+  if (!slot.late.take(job)) return;
+  if (run_units(pool, *job.board, job.generation, job.shared, job.rank, job.leader_cpu) > 0) {
+    pool.counters.late_joins.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace
+
 bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
   // The next wait spins at most after_wake_polls. A fresh worker has no job coming until a
   // team posts one (a wake away): a full spin would only compete with its leader for the CPU
@@ -178,8 +196,13 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
     slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
     wait_until(
         pool, WaitSite::member, slot.parker,
-        [&] { return slot.posted.load(std::memory_order_acquire) != seen; },
+        [&] { return slot.posted.load(std::memory_order_acquire) != seen || slot.late.pending(); },
         short_spin ? WaitHint::after_wake : WaitHint::none, leader_cpu);
+    if (slot.posted.load(std::memory_order_acquire) == seen) {
+      join_late(pool, slot);
+      short_spin = false;
+      continue;
+    }
     const Job job = slot.job;
     slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
     switch (job.kind) {
@@ -253,6 +276,7 @@ WaitCounters raw_counters(const Pool::Impl& impl) {
   out.sections = c.sections.load(std::memory_order_relaxed);
   out.members_left_out = c.members_left_out.load(std::memory_order_relaxed);
   out.idle_arrivals = c.idle_arrivals.load(std::memory_order_relaxed);
+  out.late_joins = c.late_joins.load(std::memory_order_relaxed);
   out.cpu_moves = c.cpu_moves.load(std::memory_order_relaxed);
   return out;
 }

@@ -25,6 +25,7 @@
 #include "sync/barrier.hpp"
 #include "sync/claim_board.hpp"
 #include "sync/completion.hpp"
+#include "sync/late_invite.hpp"
 #include "sync/parker.hpp"
 #include "sync/std_sync.hpp"
 #include "teamla/team/pool.hpp"
@@ -65,6 +66,9 @@ struct alignas(64) WorkerSlot {
   // The CPU the worker ran on when it last began a wait or a job (current_cpu()), read by the
   // leader's waits to tell whether this worker is stacked on the leader's CPU.
   std::atomic<int> cpu{-1};
+  // A claimed section this worker was left out of (try_post: it had not yet taken its previous
+  // job): it joins it late when it gets there (sync/late_invite.hpp).
+  sync::LateInvite<sync::StdSync, Job> late;
   std::size_t index = 0;
   std::thread thread;
 };
@@ -81,6 +85,7 @@ struct CounterCells {
   std::atomic<std::uint64_t> sections{0};
   std::atomic<std::uint64_t> members_left_out{0};
   std::atomic<std::uint64_t> idle_arrivals{0};
+  std::atomic<std::uint64_t> late_joins{0};
   std::atomic<std::uint64_t> cpu_moves{0};
 };
 
@@ -128,6 +133,8 @@ struct Pool::Impl {
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
   bool try_post(WorkerSlot& slot, const Job& job);
+  // invite_late() hands a claim job to a worker that try_post left out (see WorkerSlot).
+  void invite_late(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);
   // keep_started(): after a failed thread start, the pool serves with the `started` workers
   // it has (the others never appear in `idle`), and the shortfall is reported.

@@ -237,13 +237,16 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
   shared.member_slots = members_->workers.data();
   shared.generation = board.open(static_cast<std::uint32_t>(units));
-  // Members in wake order (the one that ran last first); one still busy with an earlier
-  // section is left out rather than waited for.
+  // Members in wake order (the one that ran last first). One that has not yet taken its job of
+  // an earlier section (woken but not yet running) is not waited for: it is invited to join
+  // this section late, and takes what units are left when it gets there (WorkerSlot).
   const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
   for (std::size_t rank = 1; rank < width; ++rank) {
-    pool.try_post(*members_->workers[rank - 1],
-                  Job{&shared, static_cast<std::uint32_t>(rank), JobKind::claim, &board,
-                      shared.generation, leader_cpu});
+    WorkerSlot& slot = *members_->workers[rank - 1];
+    const Job job{&shared,           static_cast<std::uint32_t>(rank),
+                  JobKind::claim,    &board,
+                  shared.generation, leader_cpu};
+    if (!pool.try_post(slot, job)) pool.invite_late(slot, job);
   }
   run_units(pool, board, shared.generation, &shared, 0, -1);
   const auto finished = [&] { return board.all_finished(); };

@@ -16,6 +16,7 @@ WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
   stacked_waits += o.stacked_waits;
   members_left_out += o.members_left_out;
   idle_arrivals += o.idle_arrivals;
+  late_joins += o.late_joins;
   cpu_moves += o.cpu_moves;
   sections += o.sections;
   return *this;
@@ -30,6 +31,7 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   stacked_waits -= o.stacked_waits;
   members_left_out -= o.members_left_out;
   idle_arrivals -= o.idle_arrivals;
+  late_joins -= o.late_joins;
   cpu_moves -= o.cpu_moves;
   sections -= o.sections;
   return *this;

@@ -114,6 +114,44 @@ TEST_P(ClaimedTest, AMemberThatHasNotStartedIsNotWaitedFor) {
   for (std::size_t u = 0; u < out.size(); ++u) EXPECT_EQ(out[u], static_cast<int>(u) * 3);
 }
 
+TEST_P(ClaimedTest, AMemberLeftOutJoinsTheSectionLate) {
+  if (width() < 2 || policy() == WaitPolicy::legacy) {
+    GTEST_SKIP() << "no member at width 1; the static legacy arm posts to every member";
+  }
+  // Worker 0 (rank 1) is held before it serves anything, so it has not taken its job of the
+  // first section when the second opens: it is left out of the second. Once let go (by the
+  // second section's first unit), it must still join that section and take units, rather
+  // than sit out a long section because it was late for the one before.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto pool = Pool::builder()
+                  .threads(width())
+                  .policy(policy())
+                  .on_start([released](std::size_t worker) {
+                    if (worker == 0) released.wait();
+                  })
+                  .build();
+  Team team = pool->acquire(width());
+  team.run_claimed(width(), 4, [](Section&, std::size_t) {});
+  constexpr std::size_t kUnits = 400;  // 1 ms each: the held member has time to arrive
+  std::vector<std::atomic<int>> runs(kUnits);
+  std::atomic<int> by_late_member{0};
+  team.run_claimed(width(), kUnits, [&](Section& s, std::size_t unit) {
+    if (unit == 0) release.set_value();
+    if (s.rank() == 1) by_late_member.fetch_add(1);
+    runs[unit].fetch_add(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  EXPECT_GE(pool->counters().members_left_out, 1U);
+  EXPECT_GT(by_late_member.load(), 0) << "the member left out never joined the section";
+  // The member counts its late join once it finds no unit left, which may be after the join.
+  for (int i = 0; i < 2000 && pool->counters().late_joins == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_GE(pool->counters().late_joins, 1U);
+  for (auto& r : runs) EXPECT_EQ(r.load(), 1);
+}
+
 TEST_P(ClaimedTest, AUnitExceptionIsRethrownAndWaitersAreCancelled) {
   auto pool = Pool::builder().threads(width()).policy(policy()).build();
   Team team = pool->acquire(width());

@@ -25,6 +25,12 @@ struct RlSync {
     rl::atomic<T> value_;
   };
 
+  struct Mutex {
+    void lock() { mutex.lock(RL_INFO); }
+    void unlock() { mutex.unlock(RL_INFO); }
+    rl::mutex mutex;
+  };
+
   static constexpr rl::memory_order relaxed = rl::mo_relaxed;
   static constexpr rl::memory_order acquire = rl::mo_acquire;
   static constexpr rl::memory_order release = rl::mo_release;

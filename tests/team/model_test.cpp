@@ -11,6 +11,7 @@
 #include "sync/barrier.hpp"
 #include "sync/claim_board.hpp"
 #include "sync/completion.hpp"
+#include "sync/late_invite.hpp"
 #include "sync/parker.hpp"
 
 namespace teamla::team::model {
@@ -165,6 +166,60 @@ struct ClaimModel : rl::test_suite<ClaimModel<Board, ParkerT>, 3> {
   }
 };
 
+// A leader runs two claimed sections on one board: two units, then one. The member has not
+// taken its earlier job when the first opens, so the leader offers it the first section late
+// (LateInvite) and does not wait for it. The member sleeps until an offer is pending, takes
+// it and runs what is left, whenever it gets there (possibly during the second section). The
+// offer must never be lost (with the wake removed the member may sleep for ever), every unit
+// must run exactly once, and a late member must not run a unit of the second section, to
+// which it was never invited (a board without the generation check lets it).
+template <class Board, class ParkerT>
+struct InviteModel : rl::test_suite<InviteModel<Board, ParkerT>, 2> {
+  ParkerT parker;
+  Board board;
+  sync::LateInvite<RlSync, std::uint64_t> invite;
+  rl::var<int> first[2];
+  rl::var<int> second;
+
+  void before() {
+    first[0]($) = 0;
+    first[1]($) = 0;
+    second($) = 0;
+  }
+  void run_units(std::uint64_t generation) {
+    std::uint32_t unit = 0;
+    while (board.claim(generation, unit)) {
+      if (generation == 1) {
+        first[unit]($) = first[unit]($) + 1;
+      } else {
+        second($) = second($) + 1;
+      }
+      board.finish(parker);
+    }
+  }
+  void join() {
+    parker.block_until([&] { return board.all_finished(); }, no_hook);
+  }
+  void thread(unsigned index) {
+    if (index == 0) {
+      const std::uint64_t g1 = board.open(2);
+      invite.offer(g1, parker);
+      run_units(g1);
+      join();
+      RL_ASSERT(first[0]($) == 1 && first[1]($) == 1);
+      const std::uint64_t g2 = board.open(1);
+      run_units(g2);
+      join();
+      RL_ASSERT(second($) == 1);
+      return;
+    }
+    parker.block_until([&] { return invite.pending(); }, no_hook);
+    std::uint64_t generation = 0;
+    RL_ASSERT(invite.take(generation));
+    run_units(generation);
+  }
+};
+
 int failures = 0;
 
 struct NullBuffer : std::streambuf {
@@ -232,6 +287,12 @@ int main() {
                                               rl::sched_random);
   expect<ClaimModel<UncheckedBoard, RealParker>>("claim, 2 sections, late member",
                                                  Expected::broken_claim, rl::sched_random);
+  expect<InviteModel<RealBoard, RealParker>>("late invite, 2 sections", Expected::pass,
+                                             rl::sched_random);
+  expect<InviteModel<RealBoard, SilentParker>>("late invite, 2 sections", Expected::lost_wake,
+                                               rl::sched_random);
+  expect<InviteModel<UncheckedBoard, RealParker>>("late invite, 2 sections", Expected::broken_claim,
+                                                  rl::sched_random);
   std::printf("%s\n", failures == 0 ? "all models as expected" : "MODEL CHECK FAILED");
   return failures == 0 ? 0 : 1;
 }

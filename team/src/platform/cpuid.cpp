@@ -53,13 +53,35 @@ CpuFeatures detect_features(unsigned max_leaf) {
   return f;
 }
 
-// Deterministic cache parameters: leaf 4 (Intel) or 0x8000001D (AMD, with topology extensions).
+// AMD's older cache leaves: 0x80000005 ECX (L1d KiB in bits 31:24, line in 7:0), 0x80000006
+// ECX (L2 KiB in 31:16) and EDX (L3 in 512 KiB units in 31:18). Some hypervisors fill these and
+// leave 0x8000001D empty (an AMD EPYC family 26 VM: all zeros there, as glibc's sysconf does
+// not mind, since it reads these).
+CacheSizes amd_legacy_caches(unsigned max_ext) {
+  CacheSizes c;
+  if (max_ext >= 0x80000005) {
+    const Regs l1 = cpuid(0x80000005);
+    c.l1d = static_cast<std::size_t>(l1.ecx >> 24) * 1024;
+    if ((l1.ecx & 0xFF) != 0) c.line = l1.ecx & 0xFF;
+  }
+  if (max_ext >= 0x80000006) {
+    const Regs l2 = cpuid(0x80000006);
+    c.l2 = static_cast<std::size_t>(l2.ecx >> 16) * 1024;
+    c.l3 = static_cast<std::size_t>(l2.edx >> 18) * 512 * 1024;
+  }
+  return c;
+}
+
+// Deterministic cache parameters: leaf 4 (Intel) or 0x8000001D (AMD, with topology
+// extensions; the older AMD leaves where it reports nothing).
 CacheSizes detect_caches(unsigned max_leaf, bool amd) {
   CacheSizes c;
   unsigned leaf = 4;
   if (amd) {
     const unsigned max_ext = cpuid(0x80000000).eax;
-    if (max_ext < 0x8000001D) return c;
+    if (max_ext < 0x8000001D || (cpuid(0x8000001D, 0).eax & 0x1F) == 0) {
+      return amd_legacy_caches(max_ext);
+    }
     leaf = 0x8000001D;
   } else if (max_leaf < 4) {
     return c;

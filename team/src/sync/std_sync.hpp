@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "platform/futex.hpp"
 
@@ -25,6 +26,8 @@ struct StdSync {
    private:
     std::atomic<T> value_;
   };
+
+  using Mutex = std::mutex;
 
   static constexpr std::memory_order relaxed = std::memory_order_relaxed;
   static constexpr std::memory_order acquire = std::memory_order_acquire;

@@ -81,6 +81,8 @@ struct WaitCounters {
   // a member arrived after every unit had been claimed (it found nothing and left).
   std::uint64_t members_left_out = 0;
   std::uint64_t idle_arrivals = 0;
+  // A member left out of a claimed section joined it late and ran at least one unit.
+  std::uint64_t late_joins = 0;
   // A member found itself on its leader's CPU and moved itself to another CPU of its set.
   std::uint64_t cpu_moves = 0;
 
