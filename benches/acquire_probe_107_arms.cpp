@@ -3,7 +3,8 @@
 //
 // Cases (faer#107's arms, through the real kernels):
 //   gemm_new_pool    gemm 128, a pool built for every call (faer's with_team), timed from
-//                    build to drop: what the caller waits for;
+//                    build to drop: what the caller waits for (staged and passive reuse the
+//                    workers the last call's pool handed back, legacy spawns and joins);
 //   gemm_held_team   gemm 128 on a team held across calls;
 //   chol_held_pool   potrf 2048 (lower) with the pool held and a team acquired per call.
 // Arms: legacy and staged (teamla's wait policies), openblas (OpenBLAS's own threads, whose
@@ -139,7 +140,16 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
     const team::WaitPolicy policy = arm == ProbeArm::legacy    ? team::WaitPolicy::legacy
                                     : arm == ProbeArm::passive ? team::WaitPolicy::passive
                                                                : team::WaitPolicy::staged;
-    auto build = [&] { return team::Pool::builder().threads(width).policy(policy).build(); };
+    // As the engine's per_call mode: a pool built per call takes the workers the previous
+    // call's pool handed back, except under legacy, which spawns and joins them every call
+    // (threadteam 0.1.3, the faer#107 arm). Held pools are built once either way.
+    auto build = [&] {
+      return team::Pool::builder()
+          .threads(width)
+          .policy(policy)
+          .reuse_threads(policy != team::WaitPolicy::legacy)
+          .build();
+    };
     linalg::Workspace workspace;
     if (probe_case == ProbeCase::gemm_new_pool) {
       result.samples_us = time_calls(calls, seconds, kernel, [&] {
