@@ -38,12 +38,13 @@ void json_counters(FILE* f, const teamla::engine::EngineCounters& c) {
                "    \"waits\": {\"sections\": %llu, \"join_sleeps\": %llu, \"barrier_sleeps\": "
                "%llu, \"member_parks\": %llu, \"preemptions\": %llu, \"throttle_activations\": "
                "%llu, \"stacked_waits\": %llu, \"members_left_out\": %llu, \"idle_arrivals\": "
-               "%llu, \"cpu_moves\": %llu}},\n",
+               "%llu, \"late_joins\": %llu, \"cpu_moves\": %llu}},\n",
                (unsigned long long)w.sections, (unsigned long long)w.join_sleeps,
                (unsigned long long)w.barrier_sleeps, (unsigned long long)w.member_parks,
                (unsigned long long)w.preemptions, (unsigned long long)w.throttle_activations,
                (unsigned long long)w.stacked_waits, (unsigned long long)w.members_left_out,
-               (unsigned long long)w.idle_arrivals, (unsigned long long)w.cpu_moves);
+               (unsigned long long)w.idle_arrivals, (unsigned long long)w.late_joins,
+               (unsigned long long)w.cpu_moves);
 }
 
 void json_rows(FILE* f, const Stats& s) {

@@ -42,4 +42,18 @@ def save(fig, path, dpi, title=None, tight=True):
     fig.savefig(path, dpi=dpi)
     import matplotlib.pyplot as plt
     plt.close(fig)
+    quantize(path)
     return path
+
+
+def quantize(path):
+    """Rewrites a PNG with a 256-colour palette: line plots lose nothing visible and the
+    records in docs/perf/ take a third of the bytes. Deterministic, so a re-render of a record
+    is byte-identical. Left as written where Pillow is missing (matplotlib depends on it)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        paletted = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    paletted.save(path, optimize=True)

@@ -243,9 +243,12 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
   for (std::size_t rank = 1; rank < width; ++rank) {
     WorkerSlot& slot = *members_->workers[rank - 1];
-    const Job job{&shared,           static_cast<std::uint32_t>(rank),
-                  JobKind::claim,    &board,
-                  shared.generation, leader_cpu};
+    const Job job{.shared = &shared,
+                  .rank = static_cast<std::uint32_t>(rank),
+                  .kind = JobKind::claim,
+                  .board = &board,
+                  .generation = shared.generation,
+                  .leader_cpu = leader_cpu};
     if (!pool.try_post(slot, job)) pool.invite_late(slot, job);
   }
   run_units(pool, board, shared.generation, &shared, 0, -1);
