@@ -180,9 +180,9 @@ std::size_t work_units(index_t tiles, std::size_t width) {
 //  - a pack unit of panel t waits until every row unit of panel t-2 (the last reader of its
 //    buffer) has finished.
 // Waiting for the same chunk only, not for the whole of panel t-1, lets a participant that
-// finishes its share of one panel start the next while the other still runs its last chunk:
-// the whole-panel wait cost 2-thread dgemm 3 % at n = 2048-4096 and 12 % at 2048x2048x32
-// (docs/gemm.md, "Parallel split").
+// finishes its share of one panel start the next while the other still runs its last chunk.
+// With row_chunks() below, it took 2-thread dgemm up 3 % at n = 2048-4096 and 14 % at
+// 2048x2048x32 (docs/gemm.md, "Parallel split").
 // The buffer counters are cumulative: panel t's are complete at (t / 2 + 1) * packs.
 struct PanelPlan {
   index_t panels_n = 0;  // panels along n (jc steps)
