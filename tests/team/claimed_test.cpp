@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
@@ -26,6 +27,17 @@ class ClaimedTest : public ::testing::TestWithParam<Param> {
   std::size_t width() const {
     const std::size_t w = std::get<1>(GetParam());
     return w == 0 ? affinity_cpu_count() + 2 : w;
+  }
+  // A pool whose worker 0 (rank 1 of a full team) waits in its on-start hook, before it
+  // serves anything, until `released` is ready.
+  std::unique_ptr<Pool> pool_holding_worker0(std::shared_future<void> released) const {
+    return Pool::builder()
+        .threads(width())
+        .policy(policy())
+        .on_start([released](std::size_t worker) {
+          if (worker == 0) released.wait();
+        })
+        .build();
   }
 };
 
@@ -72,13 +84,7 @@ TEST_P(ClaimedTest, AMemberThatHasNotStartedIsNotWaitedFor) {
   // to wait for it, run_claimed would never return: under staged and passive it must.
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  auto pool = Pool::builder()
-                  .threads(width())
-                  .policy(policy())
-                  .on_start([released](std::size_t worker) {
-                    if (worker == 0) released.wait();
-                  })
-                  .build();
+  auto pool = pool_holding_worker0(released);
   Team team = pool->acquire(width());
   std::vector<int> out(64, 0);  // plain writes: the join must order them
   std::atomic<int> by_held_member{0};
@@ -124,13 +130,7 @@ TEST_P(ClaimedTest, AMemberLeftOutJoinsTheSectionLate) {
   // than sit out a long section because it was late for the one before.
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  auto pool = Pool::builder()
-                  .threads(width())
-                  .policy(policy())
-                  .on_start([released](std::size_t worker) {
-                    if (worker == 0) released.wait();
-                  })
-                  .build();
+  auto pool = pool_holding_worker0(released);
   Team team = pool->acquire(width());
   team.run_claimed(width(), 4, [](Section&, std::size_t) {});
   constexpr std::size_t kUnits = 400;  // 1 ms each: the held member has time to arrive

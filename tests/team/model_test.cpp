@@ -114,20 +114,18 @@ struct UncheckedBoard : sync::ClaimBoard<RlSync> {
   }
 };
 
-// A leader runs two claimed sections on one board: two units, then one. Member 1 joins the
-// first (it may claim any of its units, or arrive too late for all); member 2 holds the first
-// section's job and arrives at any time, possibly during the second. Every unit must run
-// exactly once, its write seen after the join, and nobody may run a unit of a section it was
-// not posted to (a late write to the first section's cells races with the leader's reads).
+// TwoSections: the state both claim models share. A leader runs two claimed sections on one
+// board, two units and then one; hand_out(generation) gives the first to the members (the
+// second is never handed out). Every unit must run exactly once, its write seen after the
+// join; a unit of the first section run late races with the leader's reads of its cells.
 template <class Board, class ParkerT>
-struct ClaimModel : rl::test_suite<ClaimModel<Board, ParkerT>, 3> {
+struct TwoSections {
   ParkerT parker;
   Board board;
   rl::var<int> first[2];  // the first section's units
   rl::var<int> second;    // the second section's unit
-  RlSync::Atomic<std::uint64_t> posted{0};
 
-  void before() {
+  void reset() {
     first[0]($) = 0;
     first[1]($) = 0;
     second($) = 0;
@@ -146,77 +144,60 @@ struct ClaimModel : rl::test_suite<ClaimModel<Board, ParkerT>, 3> {
   void join() {
     parker.block_until([&] { return board.all_finished(); }, no_hook);
   }
+  template <class HandOut>
+  void lead(HandOut&& hand_out) {
+    const std::uint64_t g1 = board.open(2);
+    hand_out(g1);
+    run_units(g1);
+    join();
+    RL_ASSERT(first[0]($) == 1 && first[1]($) == 1);
+    const std::uint64_t g2 = board.open(1);
+    run_units(g2);
+    join();
+    RL_ASSERT(second($) == 1);
+  }
+};
+
+// Two members are posted the first section: member 1 joins it (it may claim any of its units,
+// or arrive too late for all); member 2 holds the job and arrives at any time, possibly during
+// the second, to which it was not posted.
+template <class Board, class ParkerT>
+struct ClaimModel : rl::test_suite<ClaimModel<Board, ParkerT>, 3>, TwoSections<Board, ParkerT> {
+  RlSync::Atomic<std::uint64_t> posted{0};
+
+  void before() { this->reset(); }
   void thread(unsigned index) {
     if (index == 0) {
-      const std::uint64_t g1 = board.open(2);
-      posted().store(g1, rl::mo_release);
-      run_units(g1);
-      join();
-      RL_ASSERT(first[0]($) == 1 && first[1]($) == 1);
-      const std::uint64_t g2 = board.open(1);
-      run_units(g2);
-      join();
-      RL_ASSERT(second($) == 1);
+      this->lead([&](std::uint64_t g1) { posted().store(g1, rl::mo_release); });
       return;
     }
     // Both members were posted the first section (they read the generation from their job).
     const std::uint64_t g = posted().load(rl::mo_acquire);
     if (g == 0) return;  // scheduled before the post: never posted, nothing to do
-    run_units(g);
+    this->run_units(g);
   }
 };
 
-// A leader runs two claimed sections on one board: two units, then one. The member has not
-// taken its earlier job when the first opens, so the leader offers it the first section late
-// (LateInvite) and does not wait for it. The member sleeps until an offer is pending, takes
-// it and runs what is left, whenever it gets there (possibly during the second section). The
-// offer must never be lost (with the wake removed the member may sleep for ever), every unit
-// must run exactly once, and a late member must not run a unit of the second section, to
-// which it was never invited (a board without the generation check lets it).
+// The member has not taken its earlier job when the first section opens, so the leader offers
+// it that section late (LateInvite) and does not wait for it. The member sleeps until an offer
+// is pending, takes it and runs what is left, whenever it gets there (possibly during the
+// second section). The offer must never be lost (with the wake removed the member may sleep
+// for ever), and the late member must not run a unit of the second section, to which it was
+// never invited (a board without the generation check lets it).
 template <class Board, class ParkerT>
-struct InviteModel : rl::test_suite<InviteModel<Board, ParkerT>, 2> {
-  ParkerT parker;
-  Board board;
+struct InviteModel : rl::test_suite<InviteModel<Board, ParkerT>, 2>, TwoSections<Board, ParkerT> {
   sync::LateInvite<RlSync, std::uint64_t> invite;
-  rl::var<int> first[2];
-  rl::var<int> second;
 
-  void before() {
-    first[0]($) = 0;
-    first[1]($) = 0;
-    second($) = 0;
-  }
-  void run_units(std::uint64_t generation) {
-    std::uint32_t unit = 0;
-    while (board.claim(generation, unit)) {
-      if (generation == 1) {
-        first[unit]($) = first[unit]($) + 1;
-      } else {
-        second($) = second($) + 1;
-      }
-      board.finish(parker);
-    }
-  }
-  void join() {
-    parker.block_until([&] { return board.all_finished(); }, no_hook);
-  }
+  void before() { this->reset(); }
   void thread(unsigned index) {
     if (index == 0) {
-      const std::uint64_t g1 = board.open(2);
-      invite.offer(g1, parker);
-      run_units(g1);
-      join();
-      RL_ASSERT(first[0]($) == 1 && first[1]($) == 1);
-      const std::uint64_t g2 = board.open(1);
-      run_units(g2);
-      join();
-      RL_ASSERT(second($) == 1);
+      this->lead([&](std::uint64_t g1) { invite.offer(g1, this->parker); });
       return;
     }
-    parker.block_until([&] { return invite.pending(); }, no_hook);
+    this->parker.block_until([&] { return invite.pending(); }, no_hook);
     std::uint64_t generation = 0;
     RL_ASSERT(invite.take(generation));
-    run_units(generation);
+    this->run_units(generation);
   }
 };
 
