@@ -323,6 +323,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       syrk_lower_cols<T>(T(-1), panel, T(1), a.block(k + kb, k + kb, m2, m2), 0, m2);
     } else {
       const std::uint64_t step_start_ns = team::monotonic_ns();
+      const std::uint64_t waited_before_ns = team::leader_wait_ns();
       const index_t next_info = potrf_parallel_step(a, k, kb, width, next_kb, ahead, exec);
       // With lookahead the section also factors the next diagonal block: inline, that work
       // would have been done too, so it belongs in the time the section must beat.
@@ -330,7 +331,8 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
           std::pow(static_cast<double>(next_kb), 3) / 3.0, gflops * kDiagonalRateFraction);
       if (next_info == kStepNotAhead) continue;  // diagonal_ready stays false
       record_section(static_cast<double>(team::monotonic_ns() - step_start_ns),
-                     step_ns + next_diagonal_ns);
+                     step_ns + next_diagonal_ns,
+                     static_cast<double>(team::leader_wait_ns() - waited_before_ns));
       if (next_info != 0) return replay_lapack(a, k + kb);
     }
     diagonal_ready = lookahead;

@@ -94,11 +94,18 @@ std::atomic<std::uint32_t> g_loss_bits{0};
 // threads stayed at width 1 up to n = 384.
 constexpr int kLossesToPenalise = 2;
 constexpr std::uint32_t kLossWindow = 0xF;
-// kStallFactor: a wide region that took 3x its inline time lost a scheduler slice to foreign
-// load. Under `foreign_load --load 2:10` 1.6-2 % of 2-thread dgemm 128 calls took ~1 ms
-// against ~90 us (scripts/bench-calls, docs/perf/calls.md); each such stall now keeps the
-// following small regions inline while the penalty decays (half-life 20 ms).
+// kStallFactor: a wide region that waited for its members twice its inline time (so took 3x
+// it) lost a scheduler slice to foreign load. Under `foreign_load --load 2:10` 1.6-2 % of
+// 2-thread dgemm 128 calls took ~1 ms against ~90 us (scripts/bench-calls,
+// docs/perf/calls.md); each such stall now keeps the following small regions inline while the
+// penalty decays (half-life 20 ms).
 constexpr double kStallFactor = 3.0;
+// kSliceLossNs: and a stall waited at least this long: a member that lost its CPU to another
+// runnable task is gone for a scheduler slice (Linux's base slice is 0.75 ms). Measured on the
+// 2-vCPU AMD EPYC (Zen 5) VM, dgemm 128 (docs/gemm.md, "What a wide region is charged for"):
+// under --load 2:10 the leader waited 0.9-8 ms in every stall; quiet, the VM's own hiccups
+// made it wait at most 0.31 ms, and before this floor each one kept calls inline for ~50 ms.
+constexpr double kSliceLossNs = 500e3;
 // kStallWeight: a stall moves the penalty half way to its excess (a 1 ms stall keeps a 0.1 ms
 // region inline for ~60 ms); the same run with 1/8 left the per-call p99 at 3.1x.
 constexpr double kStallWeight = 0.5;
@@ -121,17 +128,21 @@ double observed_section_penalty_ns() {
                  g_penalty_stamp_ns.load(std::memory_order_relaxed), team::monotonic_ns());
 }
 
-void record_section(double wall_ns, double expected_ns) {
+void record_section(double wall_ns, double expected_ns, double waited_ns) {
   if (!g_observe.load(std::memory_order_relaxed)) {
     return;
   }
   const std::uint64_t now = team::monotonic_ns();
-  const double excess = wall_ns > expected_ns ? wall_ns - expected_ns : 0.0;
+  // The excess charged to the section: what it lost against running inline, but no more than
+  // its leader spent waiting for members. A region that was slow because the whole machine
+  // paused (the leader's own work took longer) would have been as slow inline.
+  const double excess = std::clamp(wall_ns - expected_ns, 0.0, std::max(waited_ns, 0.0));
   const std::uint32_t bits = g_loss_bits.load(std::memory_order_relaxed);
-  // A stall (a participant descheduled with a unit in hand: the call took kStallFactor x its
-  // inline time) is evidence on its own; milder losses must repeat (2 of the last 4).
-  const bool stall = wall_ns > kStallFactor * expected_ns;
-  g_loss_bits.store(stall ? kLossWindow : (bits << 1) | (excess > 0.0 ? 1u : 0u),
+  // A stall (a member descheduled with a unit in hand) is evidence on its own; milder losses
+  // must repeat (2 of the last 4), and one within the tie tolerance is no loss.
+  const bool stall = excess >= std::max((kStallFactor - 1.0) * expected_ns, kSliceLossNs);
+  const bool lost = excess > kWidthTieTolerance * expected_ns;
+  g_loss_bits.store(stall ? kLossWindow : (bits << 1) | (lost ? 1u : 0u),
                     std::memory_order_relaxed);
   const double current = decayed(g_penalty_ns.load(std::memory_order_relaxed),
                                  g_penalty_stamp_ns.load(std::memory_order_relaxed), now);

@@ -117,6 +117,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   if (legacy || !detail::section_observation() || serial < kLearnFloorCosts * base ||
       serial > kLearnCeilingNs) {
     plan.width = model_width;
+    if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
     return plan;
   }
   // The close calls: measure both arms and take the faster.
@@ -142,6 +143,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
                                 period_for_share, kExplorePeriod, kQuietExplorePeriod));
   const bool explore = region % period == period - 1;
   plan.width = go_wide != explore ? wide_width : 1;
+  if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   // Every wide region is timed (the join already reads the clock); an inline one every
   // kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads stay off most
   // small calls.
@@ -150,7 +152,10 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
 }
 
 void record_region(const RegionPlan& plan, double wall_ns) {
-  if (plan.width > 1) record_section(wall_ns, plan.must_beat_ns);
+  if (plan.width > 1) {
+    record_section(wall_ns, plan.must_beat_ns,
+                   static_cast<double>(team::leader_wait_ns() - plan.leader_wait_at_plan_ns));
+  }
   if (!plan.timed || plan.flops <= 0 || !detail::section_observation()) return;
   Cell& cell = g_cells[plan.cell];
   const double rate = wall_ns / plan.flops;

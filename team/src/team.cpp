@@ -22,6 +22,25 @@ void Section::Shared::fail(std::exception_ptr exception) {
 
 namespace {
 
+thread_local std::uint64_t t_leader_wait_ns = 0;
+
+// LeaderWait times one wait of a section's leader that was not already over when reached (two
+// clock reads; none where the condition already holds).
+class LeaderWait {
+ public:
+  template <class Done>
+  LeaderWait(std::size_t rank, const Done& done)
+      : start_ns_(rank == 0 && !done() ? monotonic_ns() : 0) {}
+  ~LeaderWait() {
+    if (start_ns_ != 0) t_leader_wait_ns += monotonic_ns() - start_ns_;
+  }
+  LeaderWait(const LeaderWait&) = delete;
+  LeaderWait& operator=(const LeaderWait&) = delete;
+
+ private:
+  std::uint64_t start_ns_;
+};
+
 // shares_cpu_with_partner(): whether the caller runs on the CPU of a participant it may be
 // waiting for: a member on the leader's CPU, or the leader on the CPU a member last reported
 // (WorkerSlot::cpu). That participant cannot run while the caller spins. Measured: in a 2-thread
@@ -40,6 +59,8 @@ bool shares_cpu_with_partner(Section::Shared& shared, std::size_t rank) {
 
 }  // namespace
 
+std::uint64_t leader_wait_ns() { return t_leader_wait_ns; }
+
 void Section::barrier() {
   if (shared_ == nullptr) return;  // width 1
   Shared& shared = *shared_;
@@ -51,6 +72,7 @@ void Section::barrier() {
   const std::uint32_t ticket = shared.barrier.ticket();
   if (shared.barrier.arrive(shared.pool->sync)) return;
   const auto passed = [&] { return shared.barrier.passed(ticket) || shared.barrier.cancelled(); };
+  const LeaderWait timed(rank_, passed);
   if (!brief_spin(*shared.pool, passed)) {
     wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, passed,
                shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
@@ -66,6 +88,7 @@ void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
   }
   Shared& shared = *shared_;
   const auto done = [&] { return ready(ctx) || shared.failed.load(std::memory_order_acquire); };
+  const LeaderWait timed(rank_, done);
   if (shared.unit_fn == nullptr && shared.pool->policy == WaitPolicy::legacy) {
     // The legacy arm of run_claimed: 0.1.3's barrier wait, which never sleeps.
     wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, done);
@@ -187,6 +210,7 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
     shared.fail(std::current_exception());
   }
   const auto finished = [&] { return shared.done.finished(); };
+  const LeaderWait timed(0, finished);
   if (!brief_spin(pool, finished)) {
     WaitHint hint = WaitHint::none;
     if (shares_cpu_with_partner(shared, 0)) {
@@ -253,6 +277,7 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   }
   run_units(pool, board, shared.generation, &shared, 0, -1);
   const auto finished = [&] { return board.all_finished(); };
+  const LeaderWait timed(0, finished);
   if (!brief_spin(pool, finished)) {
     wait_until(pool, WaitSite::join, pool.sync, finished,
                shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);

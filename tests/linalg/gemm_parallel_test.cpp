@@ -157,35 +157,67 @@ TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
   const double cost2 = dispatch_cost_ns(2);
   const double work = 10 * cost2;  // pays at the table's cost
   EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
-  // A section that took 5 ms more than expected (a preempted member).
+  // A section that took 5 ms more than expected, all of it waiting for a preempted member.
   for (int i = 0; i < 4; ++i) {
-    record_section(5e6 + work / 2, work / 2);
+    record_section(5e6 + work / 2, work / 2, 5e6);
   }
   EXPECT_GT(observed_section_penalty_ns(), 1e6);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
   EXPECT_EQ(choose_width(work, 1, 2), 2u);           // the pure rule is unaffected
   EXPECT_EQ(choose_width_observed(1e12, 1, 2), 2u);  // big work still goes wide
-  // One mild loss (1.5x the inline time) alone is not a pattern; two of four are.
+  // One mild loss (1.5x the inline time, waiting for a member) alone is not a pattern; two of
+  // four are.
   detail::set_section_observation(true);
-  record_section(1.5 * (work / 2), work / 2);
+  record_section(1.5 * (work / 2), work / 2, work / 4);
   EXPECT_EQ(observed_section_penalty_ns(), 0.0);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
-  record_section(1.5 * (work / 2), work / 2);
+  record_section(1.5 * (work / 2), work / 2, work / 4);
   EXPECT_GT(observed_section_penalty_ns(), 0.0);
-  // One stall (3x the inline time or more: a participant descheduled with a unit in hand)
-  // is evidence on its own, and moves the penalty half way to its excess.
+  // One stall (a member descheduled with a unit in hand: 3x the inline time or more, a
+  // scheduler slice of it spent waiting) is evidence on its own, and moves the penalty half
+  // way to its excess.
   detail::set_section_observation(true);
-  record_section(5e6 + work / 2, work / 2);
+  record_section(5e6 + work / 2, work / 2, 5e6);
   EXPECT_GT(observed_section_penalty_ns(), 2e6);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
   // Quiet sections bring it back down.
   for (int i = 0; i < 80; ++i) {
-    record_section(work / 2, work / 2);
+    record_section(work / 2, work / 2, 0);
   }
   EXPECT_LT(observed_section_penalty_ns(), cost2);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
   detail::set_section_observation(false);
   EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  detail::set_section_observation(true);
+}
+
+TEST(ChooseWidth, OnlyTheWaitForMembersIsCharged) {
+  detail::set_section_observation(true);
+  const double cost2 = dispatch_cost_ns(2);
+  const double work = 10 * cost2;
+  // The whole machine paused: 5 ms slower than inline, but the leader never waited for a
+  // member, so running inline would have been as slow. Nothing is charged.
+  for (int i = 0; i < 4; ++i) {
+    record_section(5e6 + work / 2, work / 2, 0);
+  }
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
+  // A wait shorter than the loss caps the charge: 5 ms lost, 2 us of it waiting.
+  for (int i = 0; i < 4; ++i) {
+    record_section(5e6 + work / 2, work / 2, 2e3);
+  }
+  EXPECT_GT(observed_section_penalty_ns(), 0.0);
+  EXPECT_LE(observed_section_penalty_ns(), 2e3);
+  // A short region that waited 3x its inline time, but less than a scheduler slice (a member's
+  // CPU paused for 0.2 ms): a loss, not a stall, so once alone it is not charged.
+  detail::set_section_observation(true);
+  const double small = 30e3;
+  record_section(small + 200e3, small, 200e3);
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  // The same wait past a slice is a stall on its own.
+  detail::set_section_observation(true);
+  record_section(small + 600e3, small, 600e3);
+  EXPECT_GT(observed_section_penalty_ns(), 250e3);
   detail::set_section_observation(true);
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <numeric>
 #include <set>
 #include <stdexcept>
@@ -155,6 +157,29 @@ TEST_P(SectionTest, BarrierUnderCancellationWakesEveryWaiter) {
     count.fetch_add(1);
   });
   EXPECT_EQ(count.load(), width());
+}
+
+TEST_P(SectionTest, LeaderWaitCountsOnlyTheWaitForMembers) {
+  // leader_wait_ns() feeds the width model's charge against a wide region: it must grow by the
+  // time the leader waited for a member, and not by the leader's own work.
+  using std::chrono::milliseconds;
+  auto pool = make_pool();
+  Team team = pool->acquire(width());
+  const auto waited_over = [&](std::size_t slow_rank) {
+    const std::uint64_t before = leader_wait_ns();
+    team.run(width(), [&](Section& s) {
+      if (s.rank() == slow_rank) std::this_thread::sleep_for(milliseconds(40));
+    });
+    return leader_wait_ns() - before;
+  };
+  if (width() >= 2) {
+    EXPECT_GE(waited_over(width() - 1), 30'000'000u);  // the leader waited for a slow member
+    EXPECT_LT(waited_over(0), 30'000'000u);            // its own 40 ms is not a wait
+  }
+  // A section of width 1 runs inline and waits for nothing.
+  const std::uint64_t before = leader_wait_ns();
+  team.run(1, [](Section&) { std::this_thread::sleep_for(milliseconds(5)); });
+  EXPECT_EQ(leader_wait_ns(), before);
 }
 
 TEST_P(SectionTest, InvalidWidthsThrowAndCorruptNothing) {

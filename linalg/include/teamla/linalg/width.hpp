@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "teamla/linalg/exec.hpp"
 
@@ -53,10 +54,12 @@ inline constexpr double kPenaltyWeight = 1.0 / 8.0;
 std::size_t choose_width_observed(double serial_estimate_ns, std::size_t sections,
                                   std::size_t max_width, DispatchKind kind = DispatchKind::hot);
 
-// record_section() reports one wide region: its wall time and the time it must beat (the
-// kernels pass the serial estimate: a wide run slower than running inline lost). The excess
-// feeds the penalty (an exponential average, kPenaltyWeight for the newest region).
-void record_section(double wall_ns, double expected_ns);
+// record_section() reports one wide region: its wall time, the time it must beat (the
+// kernels pass the serial estimate: a wide run slower than running inline lost) and the time
+// its leader waited for members (team::leader_wait_ns() over the region). The loss, capped by
+// that wait, feeds the penalty (an exponential average, kPenaltyWeight for the newest region):
+// a region slow because the whole machine was would have been as slow inline.
+void record_section(double wall_ns, double expected_ns, double waited_ns);
 
 // observed_section_penalty_ns() is the current penalty (decayed to now); 0 on a quiet machine,
 // and 0 unless at least 2 of the last 4 wide sections lost (one outlier is not a pattern).
@@ -109,6 +112,7 @@ struct RegionPlan {
   double must_beat_ns = 0;  // the inline time a wide run is judged against (the penalty)
   bool timed = false;       // the caller times the region and calls record_region()
   unsigned cell = 0;        // the learned rates' cell
+  std::uint64_t leader_wait_at_plan_ns = 0;  // team::leader_wait_ns() when planned wide
 };
 
 // plan_region() chooses the width of one region of `flops` (one section when wide); it fills

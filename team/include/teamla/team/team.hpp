@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <stdexcept>
@@ -39,6 +40,14 @@
 namespace teamla::team {
 
 class Pool;
+
+// leader_wait_ns() is the time the calling thread has spent, as the leader (rank 0) of the
+// sections it ran, waiting for other participants: in-section waits and joins that were not
+// already satisfied when reached. It only grows; a caller takes the difference over a region.
+// The width model charges a wide region for this time only (linalg/width.hpp): a region that
+// was slow because the whole machine was (the leader's own work took longer) is not the
+// section's fault.
+std::uint64_t leader_wait_ns();
 
 // SectionCancelled is thrown by Section::barrier() once another participant has thrown.
 class SectionCancelled : public std::runtime_error {
