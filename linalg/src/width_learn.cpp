@@ -99,9 +99,13 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
       cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : detail::kFallbackSectionNs;
   // A region too small for any section to pay runs inline before anything else is read (the
   // small-call path: no learned cell, no clock).
+  // A provisional cost (no member came to the measurement) is measured again soon: the tiny
+  // path must not keep it, or every later small region would stay inline for good.
   if (exec.max_width == 0) {
     if (t_floor.team != exec.team) t_floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
-    t_floor.flops[scalar] = kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes);
+    t_floor.flops[scalar] = cost <= 0 || exec.team->section_cost_measured(cap)
+                                ? kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes)
+                                : 0.0;
   }
   if (model_serial < kLearnFloorCosts * base) return plan;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned

@@ -293,6 +293,14 @@ std::atomic<double> g_section_cost_ns{0.0};
 std::atomic<std::size_t> g_section_cost_width{0};
 }  // namespace
 
+bool Team::section_cost_measured(std::size_t width) const {
+  width = std::min(width, width_);
+  if (width <= 1) return true;
+  const Pool::Impl& pool = *members_->pool;
+  return pool.section_cost_width.load(std::memory_order_acquire) == width &&
+         pool.section_cost_expires_ns.load(std::memory_order_relaxed) == 0;
+}
+
 double Team::section_cost_ns(std::size_t width) {
   width = std::min(width, width_);
   if (width <= 1) return 0.0;
@@ -318,8 +326,12 @@ double Team::section_cost_ns(std::size_t width) {
   constexpr std::uint64_t kRendezvousNs = 200'000;
   // When no section completed (a member never came within kRendezvousNs: held elsewhere,
   // stacked behind this thread, not started), the cost is taken as kRendezvousNs and measured
-  // again after kRetryNs.
-  constexpr std::uint64_t kRetryNs = 1'000'000'000;
+  // again after kFirstRetryNs, doubling with each failure in a row up to ~1.3 s. A member
+  // stacked behind a legacy leader (which spins in its join until preempted) spends one
+  // measurement's whole budget in one section; the load balancer moves it within a few ms, and
+  // a fixed 1-s retry kept 1 in 4-6 fresh legacy processes inline for their whole 2000-call run.
+  constexpr std::uint64_t kFirstRetryNs = 10'000'000;
+  constexpr std::uint32_t kMaxRetryDoublings = 7;
   // In the untimed ones the waiter yields after a short spin, so that a member woken onto
   // this very CPU gets to run (and moves off it, docs/team.md): the timed ones only spin.
   const auto section = [&](bool& complete, bool yield) {
@@ -346,14 +358,21 @@ double Team::section_cost_ns(std::size_t width) {
   double cost = 0;
   const std::uint64_t start = monotonic_ns();
   for (std::size_t timed = 0; timed < kTimed && monotonic_ns() - start < kBudgetNs; ++timed) {
-    const double sample = section(complete, false);
+    // After a section that did not complete, the next one yields too: a member stacked on this
+    // CPU would otherwise never run within the budget (the legacy arm's static split has no
+    // claim to hand its unit to the leader, and its member never steps off the CPU).
+    const double sample = section(complete, !complete);
     if (complete && (cost == 0 || sample < cost)) cost = sample;
   }
   const bool measured = cost > 0;
   if (!measured) cost = static_cast<double>(kRendezvousNs);
   pool.section_cost_ns.store(cost, std::memory_order_relaxed);
-  pool.section_cost_expires_ns.store(measured ? 0 : monotonic_ns() + kRetryNs,
-                                     std::memory_order_relaxed);
+  const std::uint32_t failures =
+      measured ? 0 : pool.section_cost_failures.fetch_add(1, std::memory_order_relaxed);
+  if (measured) pool.section_cost_failures.store(0, std::memory_order_relaxed);
+  pool.section_cost_expires_ns.store(
+      measured ? 0 : monotonic_ns() + (kFirstRetryNs << std::min(failures, kMaxRetryDoublings)),
+      std::memory_order_relaxed);
   pool.section_cost_width.store(width, std::memory_order_release);
   if (measured) {
     g_section_cost_ns.store(cost, std::memory_order_relaxed);

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <future>
 #include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "../../linalg/src/isa_dispatch.hpp"
@@ -60,6 +63,38 @@ class LearnedWidth : public ::testing::Test {
   Exec exec_;
   double flops_ = 0;
 };
+
+TEST(SectionCost, AFailedMeasurementIsRetriedAndTheSmallCallPathDoesNotKeepIt) {
+  // The member is held before it serves anything, so the first measurement sees no section
+  // complete and reports the provisional 200 us. Once the member runs, a later region must
+  // measure again: before, the small-call floor kept the provisional cost (every region under
+  // 400 us inline for good), and a failure was retried only after 1 s.
+  if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
+  detail::set_section_observation(true);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto pool = team::Pool::builder()
+                  .threads(2)
+                  .on_start([released](std::size_t worker) {
+                    if (worker == 0) released.wait();
+                  })
+                  .build();
+  team::Team team = pool->acquire(2);
+  Exec exec;
+  exec.team = &team;
+  const double flops = 100e3 * gemm_serial_gflops(8);  // ~100 us inline, by the model
+  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops, exec).width, 1u);
+  EXPECT_FALSE(team.section_cost_measured(2));
+  EXPECT_GE(exec.stats.section_cost_ns, 200e3);
+  release.set_value();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // past the first retry (10 ms)
+  for (int attempt = 0; attempt < 20 && !team.section_cost_measured(2); ++attempt) {
+    plan_region(RegionKind::gemm, 8, flops, exec);
+    if (!team.section_cost_measured(2)) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(team.section_cost_measured(2));
+  EXPECT_LT(exec.stats.section_cost_ns, 200e3);
+}
 
 TEST_F(LearnedWidth, ASizeClassWhereInlineRunsFasterGoesInline) {
   const double serial = flops_ / gemm_serial_gflops(8);

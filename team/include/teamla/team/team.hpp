@@ -104,6 +104,10 @@ class Team {
   // and width (the first time it is asked; a reused pool keeps it) and 0 for w <= 1. The width
   // model weighs work against it (linalg/width.hpp).
   double section_cost_ns(std::size_t width);
+  // section_cost_measured(w): whether section_cost_ns(w) now holds a measurement, rather than
+  // the provisional 200 us it gives when no member joined the measurement's sections (it is
+  // then measured again after 10 ms, doubling with each failure in a row).
+  [[nodiscard]] bool section_cost_measured(std::size_t width) const;
 
   template <class Body>
   void run(std::size_t width, Body&& body) {
