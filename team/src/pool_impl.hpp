@@ -118,7 +118,6 @@ struct Pool::Impl {
   std::atomic<double> section_cost_ns{0.0};
   std::atomic<std::size_t> section_cost_width{0};
   std::atomic<std::uint64_t> section_cost_expires_ns{0};  // 0: for good
-  std::atomic<std::uint32_t> section_cost_failures{0};    // measurements in a row that failed
 
   alignas(64) Parker sync;
   alignas(64) CounterCells counters;

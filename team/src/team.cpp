@@ -291,6 +291,14 @@ namespace {
 // takes it instead of measuring again in every call.
 std::atomic<double> g_section_cost_ns{0.0};
 std::atomic<std::size_t> g_section_cost_width{0};
+// After a failed measurement (below), no pool of the process measures again before
+// g_section_cost_retry_ns: pools built per call would otherwise each spend a failed
+// measurement's ~1 ms. g_section_cost_failures counts the failures in a row.
+std::atomic<std::uint64_t> g_section_cost_retry_ns{0};
+std::atomic<std::uint32_t> g_section_cost_failures{0};
+// kRendezvousNs: a measuring section's unit waits at most this long for every unit to be
+// claimed; a failed measurement reports it as the (provisional) cost.
+constexpr std::uint64_t kRendezvousNs = 200'000;
 }  // namespace
 
 bool Team::section_cost_measured(std::size_t width) const {
@@ -312,6 +320,8 @@ double Team::section_cost_ns(std::size_t width) {
     }
   } else if (g_section_cost_width.load(std::memory_order_acquire) == width) {
     return g_section_cost_ns.load(std::memory_order_relaxed);
+  } else if (monotonic_ns() < g_section_cost_retry_ns.load(std::memory_order_relaxed)) {
+    return static_cast<double>(kRendezvousNs);  // provisional: failed moments ago
   }
   // A section of `width` units, each of which spins (at most kRendezvousNs) until every unit
   // has been claimed: every participant takes part, so the time is the dispatch, the
@@ -323,7 +333,6 @@ double Team::section_cost_ns(std::size_t width) {
   constexpr int kWarm = 3;
   constexpr std::size_t kTimed = 15;
   constexpr std::uint64_t kBudgetNs = 1'000'000;
-  constexpr std::uint64_t kRendezvousNs = 200'000;
   // When no section completed (a member never came within kRendezvousNs: held elsewhere,
   // stacked behind this thread, not started), the cost is taken as kRendezvousNs and measured
   // again after kFirstRetryNs, doubling with each failure in a row up to ~1.3 s. A member
@@ -368,11 +377,12 @@ double Team::section_cost_ns(std::size_t width) {
   if (!measured) cost = static_cast<double>(kRendezvousNs);
   pool.section_cost_ns.store(cost, std::memory_order_relaxed);
   const std::uint32_t failures =
-      measured ? 0 : pool.section_cost_failures.fetch_add(1, std::memory_order_relaxed);
-  if (measured) pool.section_cost_failures.store(0, std::memory_order_relaxed);
-  pool.section_cost_expires_ns.store(
-      measured ? 0 : monotonic_ns() + (kFirstRetryNs << std::min(failures, kMaxRetryDoublings)),
-      std::memory_order_relaxed);
+      measured ? 0 : g_section_cost_failures.fetch_add(1, std::memory_order_relaxed);
+  if (measured) g_section_cost_failures.store(0, std::memory_order_relaxed);
+  const std::uint64_t retry_ns =
+      measured ? 0 : monotonic_ns() + (kFirstRetryNs << std::min(failures, kMaxRetryDoublings));
+  pool.section_cost_expires_ns.store(retry_ns, std::memory_order_relaxed);
+  g_section_cost_retry_ns.store(retry_ns, std::memory_order_relaxed);
   pool.section_cost_width.store(width, std::memory_order_release);
   if (measured) {
     g_section_cost_ns.store(cost, std::memory_order_relaxed);
