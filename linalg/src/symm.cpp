@@ -5,7 +5,8 @@
 // Every case is reduced to "left side, lower triangle" by view identities: an upper triangle
 // is the lower triangle of A.transposed(), and C = B*A is C^T = A*B^T with A symmetric. The
 // stored triangle is then expanded into a full m x m copy in the workspace (its scratch slot,
-// which gemm does not use) and the product is one gemm on the team: the copy is O(m^2) against
+// which gemm does not use; on the team from kWideExpandOrder) and the product is one gemm on
+// the team: the copy is O(m^2) against
 // the product's O(m^2 n), and gemm's packing, blocking and claimed work apply unchanged. When
 // the workspace cannot grow, the product runs by block columns of A instead, each a gemm
 // reading the stored triangle in place (and transposed), with the diagonal block expanded on
@@ -14,7 +15,9 @@
 
 #include "chol_internal.hpp"
 #include "teamla/linalg/workspace.hpp"
+#include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
+#include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -23,55 +26,68 @@ namespace {
 // kDiagonalBlock: the block size of the fallback, whose diagonal block is on the stack.
 constexpr index_t kDiagonalBlock = 64;
 
-// kMirrorTile: the tile of the mirroring pass; a tile and its transposed image (32 x 32
-// doubles, 8 KiB each) stay in L1 while one is read by columns and the other written by rows.
-constexpr index_t kMirrorTile = 32;
+// kExpandTile: the tile of the expansion: a 32 x 32 tile of doubles (8 KiB) read across its
+// strided direction stays in L1 while the columns of `dense` are written.
+constexpr index_t kExpandTile = 32;
 
-// mirror_block(): dense(j, i) = dense(i, j) for i > j and j in [j0, j1) (m x m column-major,
-// ld), by tiles.
+// kWideExpandOrder: from this order on the copy runs on the team, in claimed blocks of
+// kExpandTile columns. At m = 256 it moves 512 KiB of doubles (tens of us on any machine
+// measured), against a section cost of 0.3-1.3 us at width 2 and 5.5 us at width 16
+// (docs/team.md); one thread copying it cost 2-thread dsymm_ 512 0.79-0.96x OpenBLAS
+// (docs/level3.md).
+constexpr index_t kWideExpandOrder = 256;
+
+// copy_run(): dst[0..count) = src[0], src[step], ... (a copy when step is 1).
 template <class T>
-void mirror_block(T* dense, index_t m, index_t ld, index_t j0, index_t j1) {
-  for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
-    const index_t i1 = std::min(m, i0 + kMirrorTile);
-    for (index_t i = i0; i < i1; ++i) {
-      T* row_i = dense + i * ld;  // column i of dense, written in rows j0..j1
-      const index_t j_end = std::min(j1, i);
-      for (index_t j = j0; j < j_end; ++j) row_i[j] = dense[i + j * ld];
+void copy_run(const T* src, index_t step, index_t count, T* dst) {
+  if (step == 1) {
+    std::copy_n(src, count, dst);
+    return;
+  }
+  for (index_t i = 0; i < count; ++i) dst[i] = src[i * step];
+}
+
+// expand_columns(): columns [j0, j1) of dense (m x m column-major, ld) are those of the
+// symmetric S whose lower triangle is `a`: S(i, j) = a(i, j) on and below the diagonal,
+// a(j, i) above it. By row tiles, so that the strided reads of a tile stay in cache across
+// the block's columns. Blocks of columns are independent of each other.
+template <class T>
+void expand_columns(MatrixView<const T> a, T* dense, index_t ld, index_t j0, index_t j1) {
+  const index_t m = a.rows;
+  const bool col_major = a.layout == Layout::col_major;
+  const index_t row_step = col_major ? 1 : a.ld;  // a(i + 1, j) - a(i, j)
+  const index_t col_step = col_major ? a.ld : 1;  // a(i, j + 1) - a(i, j)
+  for (index_t i0 = 0; i0 < m; i0 += kExpandTile) {
+    const index_t i1 = std::min(m, i0 + kExpandTile);
+    for (index_t j = j0; j < j1; ++j) {
+      T* column = dense + j * ld;
+      const index_t split = std::clamp(j, i0, i1);  // rows [i0, split) lie above the diagonal
+      copy_run(a.data + j * row_step + i0 * col_step, col_step, split - i0, column + i0);
+      copy_run(a.data + split * row_step + j * col_step, row_step, i1 - split, column + split);
     }
   }
 }
 
-// expand_lower(): dense[i + j*ld] = S(i, j) for the symmetric S whose lower triangle is `a`.
-// The stored triangle is copied along its contiguous direction into one triangle of `dense`
-// (columns of a column-major A into the lower one; rows of a row-major A, which are the columns
-// of S's upper triangle, into the upper one), then mirrored into the other; a column-major
-// triangle is mirrored a block of columns at a time, while the block is still in cache.
+// expand_lower(): dense[i + j*ld] = S(i, j) for all of S, on the team when it is large enough
+// to pay (kWideExpandOrder).
 template <class T>
-void expand_lower(MatrixView<const T> a, T* dense, index_t ld) {
+void expand_lower(MatrixView<const T> a, T* dense, index_t ld, const Exec* exec) {
   const index_t m = a.rows;
-  if (a.layout == Layout::col_major) {
-    for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
-      const index_t j1 = std::min(m, j0 + kMirrorTile);
-      for (index_t j = j0; j < j1; ++j) {
-        std::copy_n(a.data + j + j * a.ld, m - j, dense + j + j * ld);
-      }
-      mirror_block(dense, m, ld, j0, j1);
-    }
+  std::size_t width = 1;
+  if (exec != nullptr && exec->team != nullptr && m >= kWideExpandOrder) {
+    width = exec->team->width();
+    if (exec->max_width != 0) width = std::min(width, exec->max_width);
+    width = std::min<std::size_t>(width, team::usable_cpu_count());
+  }
+  const auto blocks = static_cast<std::size_t>((m + kExpandTile - 1) / kExpandTile);
+  if (width <= 1) {
+    expand_columns(a, dense, ld, 0, m);
     return;
   }
-  // Row i of a row-major lower triangle, a(i, 0..i), is S(0..i, i): column i's upper part.
-  for (index_t i = 0; i < m; ++i) std::copy_n(a.data + i * a.ld, i + 1, dense + i * ld);
-  // Mirror the upper triangle into the lower one: the transpose of mirror_lower's copy.
-  for (index_t j0 = 0; j0 < m; j0 += kMirrorTile) {
-    const index_t j1 = std::min(m, j0 + kMirrorTile);
-    for (index_t i0 = j0; i0 < m; i0 += kMirrorTile) {
-      const index_t i1 = std::min(m, i0 + kMirrorTile);
-      for (index_t j = j0; j < j1; ++j) {
-        T* column_j = dense + j * ld;
-        for (index_t i = std::max(i0, j + 1); i < i1; ++i) column_j[i] = dense[j + i * ld];
-      }
-    }
-  }
+  exec->team->run_claimed(width, blocks, [&](team::Section&, std::size_t block) {
+    const index_t j0 = static_cast<index_t>(block) * kExpandTile;
+    expand_columns(a, dense, ld, j0, std::min(m, j0 + kExpandTile));
+  });
 }
 
 template <class T>
@@ -100,7 +116,7 @@ template <class T>
       gemm<T>(Op::transpose, Op::none, alpha, a.block(j0, 0, jb, j0), b_rows, T(1),
               c.block(0, 0, j0, n), exec);
     }
-    expand_lower(a.block(j0, j0, jb, jb), diagonal, jb);
+    expand_lower(a.block(j0, j0, jb, jb), diagonal, jb, nullptr);
     gemm<T>(Op::none, Op::none, alpha, col_major<const T>(diagonal, jb, jb), b_rows, T(1),
             c.block(j0, 0, jb, n), exec);
     if (j1 < m) {
@@ -155,7 +171,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
     symm_by_block_columns(alpha, a, b, beta, c, exec);
     return;
   }
-  expand_lower(a, dense, order);
+  expand_lower(a, dense, order, &exec);
   gemm<T>(Op::none, Op::none, alpha, col_major<const T>(dense, order, order), b, beta, c, exec);
 }
 
