@@ -107,17 +107,52 @@ index_t rows_per_block(const KernelSet<T>& ks, index_t kcb) {
   return std::max(bl.mc, elems / std::max<index_t>(kcb, 1) / ks.fns.mr * ks.fns.mr);
 }
 
-// ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb): pack each block of A
-// (rows_per_block x kcb) and run the macro block.
+// pack_a_symmetric(): pack_a of rows [i0, i0 + rows) and columns [p0, p0 + kc) of a symmetric
+// operand (Strided::lower_symmetric), micro-panel by micro-panel: the columns a panel has
+// entirely on or below the diagonal and those entirely above it (read from the transposed
+// position) go through the ISA's packer, the few across the diagonal element by element.
 template <class T>
-void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb,
-             const T* a_panel, index_t a_rs, index_t a_cs, T* ap, const T* bp, T* c, index_t ldc,
-             T alpha, T beta) {
+void pack_a_symmetric(const KernelFns<T>& f, index_t i0, index_t rows, index_t p0, index_t kc,
+                      Strided<T> a, T* dst) {
+  const index_t mr = f.mr;
+  const index_t p_end = p0 + kc;
+  for (index_t r0 = i0; r0 < i0 + rows; r0 += mr) {
+    const index_t panel_rows = std::min(mr, i0 + rows - r0);
+    T* panel = dst + (r0 - i0) * kc;  // kc columns of mr values
+    const index_t lower_end = std::clamp(r0 + 1, p0, p_end);
+    const index_t upper_begin = std::clamp(r0 + panel_rows, lower_end, p_end);
+    if (lower_end > p0) {
+      f.pack_a(panel_rows, lower_end - p0, a.data + r0 * a.rs + p0 * a.cs, a.rs, a.cs, panel);
+    }
+    if (upper_begin < p_end) {
+      f.pack_a(panel_rows, p_end - upper_begin, a.data + upper_begin * a.rs + r0 * a.cs, a.cs, a.rs,
+               panel + (upper_begin - p0) * mr);
+    }
+    for (index_t p = lower_end; p < upper_begin; ++p) {
+      T* out = panel + (p - p0) * mr;
+      for (index_t i = 0; i < panel_rows; ++i) {
+        const index_t r = r0 + i;
+        out[i] = r >= p ? a.data[r * a.rs + p * a.cs] : a.data[p * a.rs + r * a.cs];
+      }
+      std::fill(out + panel_rows, out + mr, T(0));
+    }
+  }
+}
+
+// ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb, columns [pc, pc + kcb) of
+// op(A)): pack each block of A (rows_per_block x kcb) and run the macro block.
+template <class T>
+void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb, Strided<T> a,
+             index_t pc, T* ap, const T* bp, T* c, index_t ldc, T alpha, T beta) {
   const KernelFns<T>& f = ks.fns;
   const index_t mc = rows_per_block(ks, kcb);
   for (index_t ic = m0; ic < m1; ic += mc) {
     const index_t mcb = std::min(mc, m1 - ic);
-    f.pack_a(mcb, kcb, a_panel + ic * a_rs, a_rs, a_cs, ap);
+    if (a.lower_symmetric) {
+      pack_a_symmetric(f, ic, mcb, pc, kcb, a, ap);
+    } else {
+      f.pack_a(mcb, kcb, a.data + ic * a.rs + pc * a.cs, a.rs, a.cs, ap);
+    }
     macro_block(f, mcb, ncb, kcb, ap, bp, c + ic, ldc, alpha, beta);
   }
 }
@@ -131,7 +166,7 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
 // against 17-19 (the in-place figure changing from one process to the next).
 template <class T>
 bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n) {
-  return a.rs == 1 && n <= ks.blocking.small_n && m <= ks.blocking.small_n;
+  return a.rs == 1 && !a.lower_symmetric && n <= ks.blocking.small_n && m <= ks.blocking.small_n;
 }
 
 // pack_a_elems(): the A block buffer: never more than an mc x kc block (rows_per_block() keeps
@@ -249,8 +284,7 @@ void gemm_panel_unit(team::Section& s, std::size_t unit, PanelPlan& plan, const 
   split(m, f.mr, chunk, plan.rows, i0, i1);
   if (i1 > i0) {
     T* ap = ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
-    ic_loop(ks, i0, i1, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, ap, bp, c + jc * ldc, ldc, alpha,
-            pc == 0 ? beta : T(1));
+    ic_loop(ks, i0, i1, ncb, kcb, a, pc, ap, bp, c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
   }
   plan.chunk_done[chunk].fetch_add(1, std::memory_order_release);
   plan.computed[buffer].fetch_add(1, std::memory_order_acq_rel);
@@ -329,8 +363,9 @@ bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m
 template <class T>
 bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                            index_t k) {
-  return a.rs != 1 && a.cs == 1 && round_up(m, kTransposeRowUnit) * k <= kStackTransposeElems &&
-         n <= ks.blocking.small_n && in_place_b(b);
+  return a.rs != 1 && a.cs == 1 && !a.lower_symmetric &&
+         round_up(m, kTransposeRowUnit) * k <= kStackTransposeElems && n <= ks.blocking.small_n &&
+         in_place_b(b);
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
@@ -358,8 +393,7 @@ void gemm_packed(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
     for (index_t pc = 0; pc < k; pc += bl.kc) {
       const index_t kcb = std::min(bl.kc, k - pc);
       f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
-      ic_loop(ks, 0, m, ncb, kcb, a.data + pc * a.cs, a.rs, a.cs, ap, bp, c + jc * ldc, ldc, alpha,
-              pc == 0 ? beta : T(1));
+      ic_loop(ks, 0, m, ncb, kcb, a, pc, ap, bp, c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
     }
   }
 }
@@ -396,7 +430,7 @@ template <class T>
   }
   // One row of op(A) has no row stride: a transposed A of one row is read in place (its k
   // values are contiguous), not copied (TN at m = 1 paid the copy's fixed cost).
-  if (m == 1 && a.cs == 1) a = Strided<T>{a.data, 1, 1};
+  if (m == 1 && a.cs == 1 && !a.lower_symmetric) a = Strided<T>{a.data, 1, 1};
   if (in_place_path(ks, a, b, m, n)) {
     gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
     return true;

@@ -21,11 +21,17 @@
 
 namespace teamla::linalg::detail {
 
+// Strided: element (i, j) of an operand at data[i*rs + j*cs]. With lower_symmetric (op(A) of
+// SYMM only), the operand is a symmetric S of which only the lower triangle is read: S(i, j)
+// is data[i*rs + j*cs] on and below the diagonal and data[j*rs + i*cs] above it. gemm then
+// packs it straight from the triangle (pack_a_symmetric) and takes none of the paths that
+// read A in place.
 template <class T>
 struct Strided {
   const T* data = nullptr;
   index_t rs = 0;
   index_t cs = 0;
+  bool lower_symmetric = false;
 };
 
 template <class T>

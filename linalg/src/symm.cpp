@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "chol_internal.hpp"
+#include "gemm_internal.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
@@ -162,6 +163,17 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   if (side == Side::right) {
     b = b.transposed();
     c = c.transposed();
+  }
+  // Past the ISA's small_n, where gemm would pack a dense S anyway, and with a column-major C,
+  // gemm packs S straight from its stored triangle and no copy is made: at 512 the copy and
+  // its section took 8-10 % of a 2-thread dsymm_ (docs/level3.md). Up to small_n the dense S
+  // takes gemm's in-place paths (at 256 on AVX-512 they ran 2-thread dsymm_ 14 % faster than
+  // the packed triangle), and the copy is a few microseconds.
+  if (order > detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
+    const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
+    detail::gemm_strided(c.rows, c.cols, order, alpha, s, detail::strided_op(b, Op::none), beta,
+                         c.data, c.ld, exec);
+    return;
   }
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
   const auto elems = static_cast<std::size_t>(order * order);

@@ -91,6 +91,32 @@ TEST(Symm, EveryCaseEveryIsa) {
   }
 }
 
+// From order 256 on, with a column-major C, gemm packs S straight from its stored triangle
+// (no copy). Orders 256 and 300 with small n keep the oracle cheap; kc = 5 (force_blocking)
+// then puts the diagonal across many micro-panels in every k slice, and with the default
+// blocking it crosses the panels of one slice. The triangle not stored is NaN, so a panel
+// that read it shows.
+TEST(Symm, LargeOrdersPackTheStoredTriangle) {
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    for (const bool tiny_blocks : {false, true}) {
+      if (tiny_blocks) linalg::detail::force_blocking(1, 5, 1, 0);
+      Exec exec;
+      for (Uplo uplo : {Uplo::lower, Uplo::upper})
+        for (Layout la : {Layout::col_major, Layout::row_major}) {
+          const SymmCase left{Side::left, uplo, la, Layout::col_major, Layout::col_major};
+          const SymmCase right{Side::right, uplo, la, Layout::row_major, Layout::row_major};
+          check_symm<double>(left, 1.0, 0.5, 256, 5, exec);
+          check_symm<double>(left, -2.0, 0.0, 300, 3, exec, true);
+          check_symm<float>(left, 0.5f, 1.0f, 263, 4, exec);
+          check_symm<double>(right, 1.0, 1.0, 6, 257, exec);
+        }
+      linalg::detail::clear_blocking_override();
+    }
+  }
+}
+
 TEST(Symm, AlphaZeroOnlyScales) {
   Exec exec;
   const SymmCase s{Side::left, Uplo::lower, Layout::col_major, Layout::col_major,
