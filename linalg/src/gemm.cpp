@@ -618,6 +618,15 @@ void gemm_tiny(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
 }
 
 template <class T>
+void gemm_tiny_col_major(Op op_a, Op op_b, index_t m, index_t n, index_t k, T alpha, const T* a,
+                         index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc) {
+  using detail::Strided;
+  const Strided<T> sa = op_a == Op::none ? Strided<T>{a, 1, lda} : Strided<T>{a, lda, 1};
+  const Strided<T> sb = op_b == Op::none ? Strided<T>{b, 1, ldb} : Strided<T>{b, ldb, 1};
+  detail::gemm_inline<T>(m, n, k, alpha, sa, sb, beta, c, ldc);
+}
+
+template <class T>
 void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b,
           T beta, const MatrixView<T>& c, Exec& exec) {
   detail::check_view("A", a);
@@ -654,6 +663,11 @@ template void gemm_tiny<double>(Op, Op, double, const MatrixView<const double>&,
                                 const MatrixView<const double>&, double, const MatrixView<double>&);
 template void gemm_tiny<float>(Op, Op, float, const MatrixView<const float>&,
                                const MatrixView<const float>&, float, const MatrixView<float>&);
+template void gemm_tiny_col_major<double>(Op, Op, index_t, index_t, index_t, double, const double*,
+                                          index_t, const double*, index_t, double, double*,
+                                          index_t);
+template void gemm_tiny_col_major<float>(Op, Op, index_t, index_t, index_t, float, const float*,
+                                         index_t, const float*, index_t, float, float*, index_t);
 
 namespace detail {
 template void scale_c<double>(index_t, index_t, double, double*, index_t);

@@ -10,32 +10,11 @@
 
 namespace teamla::blas {
 
-bool same_letter(char c, char letter) {
-  return c == letter || c == static_cast<char>(letter - 'A' + 'a');
-}
-
-bool is_transposed(char trans) { return same_letter(trans, 'T') || same_letter(trans, 'C'); }
-
 namespace {
 
-bool is_trans_letter(char trans) { return same_letter(trans, 'N') || is_transposed(trans); }
 bool is_uplo_letter(char uplo) { return same_letter(uplo, 'U') || same_letter(uplo, 'L'); }
 
 }  // namespace
-
-int check_gemm(const GemmArgs& args) {
-  const int rows_a = is_transposed(args.transa) ? args.k : args.m;
-  const int rows_b = is_transposed(args.transb) ? args.n : args.k;
-  if (!is_trans_letter(args.transa)) return 1;
-  if (!is_trans_letter(args.transb)) return 2;
-  if (args.m < 0) return 3;
-  if (args.n < 0) return 4;
-  if (args.k < 0) return 5;
-  if (args.lda < std::max(1, rows_a)) return 8;
-  if (args.ldb < std::max(1, rows_b)) return 10;
-  if (args.ldc < std::max(1, args.m)) return 13;
-  return 0;
-}
 
 int check_trsm(const TrsmArgs& args) {
   const bool left = same_letter(args.side, 'L');

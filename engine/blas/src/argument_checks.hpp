@@ -12,9 +12,16 @@
 namespace teamla::blas {
 
 // same_letter() is LSAME: `c` equals `letter` (an upper-case letter) ignoring case.
-[[nodiscard]] bool same_letter(char c, char letter);
+[[nodiscard]] inline bool same_letter(char c, char letter) {
+  return c == letter || c == static_cast<char>(letter - 'A' + 'a');
+}
 // is_transposed() is true for 'T' and 'C' (real routines treat both as the transpose).
-[[nodiscard]] bool is_transposed(char trans);
+[[nodiscard]] inline bool is_transposed(char trans) {
+  return same_letter(trans, 'T') || same_letter(trans, 'C');
+}
+[[nodiscard]] inline bool is_trans_letter(char trans) {
+  return same_letter(trans, 'N') || is_transposed(trans);
+}
 
 struct GemmArgs {
   char transa, transb;
@@ -49,7 +56,21 @@ struct PotrsArgs {
 // dposv.f: the arguments of dpotrs.f (its positions too).
 using PosvArgs = PotrsArgs;
 
-[[nodiscard]] int check_gemm(const GemmArgs& args);
+// check_gemm() is inline (the others are not): it runs on every gemm call, and the smallest
+// ones last a few tens of ns (docs/perf/small.md, the floor).
+[[nodiscard]] inline int check_gemm(const GemmArgs& args) {
+  const int rows_a = is_transposed(args.transa) ? args.k : args.m;
+  const int rows_b = is_transposed(args.transb) ? args.n : args.k;
+  if (!is_trans_letter(args.transa)) return 1;
+  if (!is_trans_letter(args.transb)) return 2;
+  if (args.m < 0) return 3;
+  if (args.n < 0) return 4;
+  if (args.k < 0) return 5;
+  if (args.lda < (rows_a > 1 ? rows_a : 1)) return 8;
+  if (args.ldb < (rows_b > 1 ? rows_b : 1)) return 10;
+  if (args.ldc < (args.m > 1 ? args.m : 1)) return 13;
+  return 0;
+}
 [[nodiscard]] int check_trsm(const TrsmArgs& args);
 [[nodiscard]] int check_syrk(const SyrkArgs& args);
 [[nodiscard]] int check_symm(const SymmArgs& args);

@@ -2,6 +2,7 @@
 // call_log.cpp: the TEAMLA_BLAS_VERBOSE log of served calls (see call_log.hpp).
 #include "call_log.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -67,17 +68,18 @@ void print_summary() {
 
 }  // namespace
 
-int verbosity() {
-  static const int level = [] {
-    const char* text = std::getenv("TEAMLA_BLAS_VERBOSE");
-    return text == nullptr ? 0 : std::atoi(text);
-  }();
+std::atomic<int> g_verbosity{-1};
+
+int read_verbosity() {
+  const char* text = std::getenv("TEAMLA_BLAS_VERBOSE");
+  const int level = text == nullptr ? 0 : std::max(0, std::atoi(text));
+  g_verbosity.store(level, std::memory_order_relaxed);  // racing first calls store the same
   return level;
 }
 
-void note_served(Entry entry, int m, int n, int k) {
+void note_served_verbose(Entry entry, int m, int n, int k) {
   const auto index = static_cast<std::size_t>(entry);
-  // The counts are printed only when verbose: unverbose calls pay no atomic increment.
+  // The counts are kept only when verbose: unverbose calls pay no atomic increment.
   const int level = verbosity();
   if (level <= 0) return;
   const std::uint64_t before = g_served[index].fetch_add(1, std::memory_order_relaxed);

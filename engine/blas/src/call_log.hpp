@@ -10,6 +10,8 @@
 // Unset or 0: nothing is printed or counted; a call only reads the level. Thread-safe.
 #pragma once
 
+#include <atomic>
+
 namespace teamla::blas {
 
 enum class Entry : unsigned char {
@@ -50,11 +52,22 @@ enum class Entry : unsigned char {
   count
 };
 
-// note_served(): `entry` computed a result (its arguments were legal); its dimensions are
-// printed at verbosity 2 only (for potrf/potrs/posv: n, nrhs; unused ones are 0).
-void note_served(Entry entry, int m, int n, int k);
+// verbosity() is TEAMLA_BLAS_VERBOSE's value (0 when unset), read at the first call that asks:
+// after that a relaxed load and a compare (a function-local static cost a call and a guard
+// check on every call, at n = 1 a tenth of it).
+extern std::atomic<int> g_verbosity;  // -1 until read
+int read_verbosity();
+[[nodiscard]] inline int verbosity() {
+  const int level = g_verbosity.load(std::memory_order_relaxed);
+  return level >= 0 ? level : read_verbosity();
+}
 
-// verbosity() is TEAMLA_BLAS_VERBOSE's value (0 when unset), read once.
-[[nodiscard]] int verbosity();
+// note_served(): `entry` computed a result (its arguments were legal); its dimensions are
+// printed at verbosity 2 only (for potrf/potrs/posv: n, nrhs; unused ones are 0). Unverbose,
+// it is the compare above and nothing else.
+void note_served_verbose(Entry entry, int m, int n, int k);
+inline void note_served(Entry entry, int m, int n, int k) {
+  if (verbosity() > 0) note_served_verbose(entry, m, n, k);
+}
 
 }  // namespace teamla::blas

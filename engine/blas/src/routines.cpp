@@ -105,16 +105,6 @@ auto on_engine(const char* routine, Call&& call) {
   std::abort();
 }
 
-// TinyRunner: the gemm of a product too small for any team (linalg::gemm_is_tiny), on the
-// caller without the process engine: no lease, no lock, no clock.
-struct TinyRunner {
-  template <class T>
-  void gemm(Op op_a, Op op_b, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
-            MatrixView<T> c) {
-    linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
-  }
-};
-
 Op op_of(char trans) { return is_transposed(trans) ? Op::transpose : Op::none; }
 Uplo uplo_of(char uplo) { return same_letter(uplo, 'U') ? Uplo::upper : Uplo::lower; }
 
@@ -147,6 +137,14 @@ int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   if (no_product && beta == T(1)) return 0;
   const Op op_a = op_of(args.transa);
   const Op op_b = op_of(args.transb);
+  if (linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k)) {
+    // Too small for any team (linalg::gemm_is_tiny): on the caller, without the process
+    // engine (no lease, lock or clock) and without views: the arguments are checked above.
+    if (verbosity() > 0) set_last_call_threads(1);
+    linalg::gemm_tiny_col_major(op_a, op_b, args.m, args.n, no_product ? 0 : args.k, alpha, a,
+                                args.lda, b, args.ldb, beta, c, args.ldc);
+    return 0;
+  }
   const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
   const auto run = [&](auto& runner) {
     if (no_product) {
@@ -160,12 +158,6 @@ int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
                                      : col_major(b, args.n, args.k, args.ldb);
     runner.gemm(op_a, op_b, alpha, av, bv, beta, cv);
   };
-  if (linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k)) {
-    if (verbosity() > 0) set_last_call_threads(1);
-    TinyRunner tiny;
-    run(tiny);
-    return 0;
-  }
   on_engine("gemm", run);
   return 0;
 }

@@ -40,6 +40,13 @@ template <class T>
 void gemm_tiny(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
                const MatrixView<const T>& b, T beta, const MatrixView<T>& c);
 
+// gemm_tiny_col_major(): gemm_tiny() in the BLAS convention (column-major C, A, B; op(A) is
+// m x k, op(B) k x n), for a caller that has checked the Fortran arguments itself (the ABI): no
+// view is built or normalised. With k == 0 or alpha == 0, A and B are not read.
+template <class T>
+void gemm_tiny_col_major(Op op_a, Op op_b, index_t m, index_t n, index_t k, T alpha, const T* a,
+                         index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc);
+
 // trsm(): B = alpha * inv(op(A)) * B (Side::left) or alpha * B * inv(op(A)) (Side::right),
 // with A triangular (uplo), unit or non-unit diagonal. B is overwritten with the solution.
 template <class T>
