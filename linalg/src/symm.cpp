@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// symm.cpp: symmetric matrix times a general one, as one gemm on a dense copy of the symmetric
-// operand.
+// symm.cpp: symmetric matrix times a general one, as one gemm.
 //
 // Every case is reduced to "left side, lower triangle" by view identities: an upper triangle
-// is the lower triangle of A.transposed(), and C = B*A is C^T = A*B^T with A symmetric. The
-// stored triangle is then expanded into a full m x m copy in the workspace (its scratch slot,
+// is the lower triangle of A.transposed(), and C = B*A is C^T = A*B^T with A symmetric. Past
+// the ISA's small_n, with a column-major C, gemm reads S straight from its stored triangle
+// (detail::Strided::lower_symmetric: its A packing fills each micro-panel from the triangle).
+// Otherwise the triangle is expanded into a full m x m copy in the workspace (its scratch slot,
 // which gemm does not use; on the team from kWideExpandOrder) and the product is one gemm on
-// the team: the copy is O(m^2) against
-// the product's O(m^2 n), and gemm's packing, blocking and claimed work apply unchanged. When
-// the workspace cannot grow, the product runs by block columns of A instead, each a gemm
-// reading the stored triangle in place (and transposed), with the diagonal block expanded on
-// the stack.
+// that: the copy is O(m^2) against the product's O(m^2 n), and gemm's packing, blocking and
+// claimed work apply unchanged. When the workspace cannot grow, the product runs by block
+// columns of A instead, each a gemm reading the stored triangle in place (and transposed),
+// with the diagonal block expanded on the stack. docs/level3.md has the measurements.
 #include <algorithm>
 
 #include "chol_internal.hpp"
@@ -31,11 +31,11 @@ constexpr index_t kDiagonalBlock = 64;
 // strided direction stays in L1 while the columns of `dense` are written.
 constexpr index_t kExpandTile = 32;
 
-// kWideExpandOrder: from this order on the copy runs on the team, in claimed blocks of
-// kExpandTile columns. At m = 256 it moves 512 KiB of doubles (tens of us on any machine
-// measured), against a section cost of 0.3-1.3 us at width 2 and 5.5 us at width 16
-// (docs/team.md); one thread copying it cost 2-thread dsymm_ 512 0.79-0.96x OpenBLAS
-// (docs/level3.md).
+// kWideExpandOrder: from this order on the copy (made for a right-side product, or at
+// order small_n) runs on the team, in claimed blocks of kExpandTile columns. At m = 256 it
+// moves 512 KiB of doubles (tens of us on any machine measured), against a section cost of
+// 0.3-1.3 us at width 2 and 5.5 us at width 16 (docs/team.md); copied by one thread it held
+// 2-thread dsymm_ 512 at 94.6 GF/s against 111.4 on the team (docs/level3.md).
 constexpr index_t kWideExpandOrder = 256;
 
 // copy_run(): dst[0..count) = src[0], src[step], ... (a copy when step is 1).
