@@ -450,7 +450,9 @@ template <class T>
     scale_c(m, n, beta, c, ldc);
     return true;
   }
-  if (m * n * k <= kScalarVolume) {
+  // Each bound first, so that m * n * k cannot overflow.
+  if (m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
+      m * n * k <= kScalarVolume) {
     gemm_scalar(m, n, k, alpha, a, b, beta, c, ldc);
     return true;
   }
