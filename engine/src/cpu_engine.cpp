@@ -6,6 +6,7 @@
 
 #include "engine_impl.hpp"
 #include "teamla/linalg/isa.hpp"
+#include "teamla/team/process.hpp"
 #include "teamla/team/shortfall.hpp"
 
 namespace teamla::engine {
@@ -39,8 +40,11 @@ const bool kHaveTsc = team::read_tsc() != 0;
 
 // nanoseconds_per_tick() converts now_ticks() units, calibrated once per process against
 // the monotonic clock over kCalibration (the first last_call() pays it; calls never do).
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit team::ProcessNumber<double> g_nanoseconds_per_tick;
+
 double nanoseconds_per_tick() {
-  static const double rate = [] {
+  return g_nanoseconds_per_tick.get([] {
     if (!kHaveTsc) return 1.0;
     constexpr std::uint64_t kCalibration = 2'000'000;  // 2 ms: the rate to ~0.01 %
     const std::uint64_t ns0 = team::monotonic_ns(), tsc0 = team::read_tsc();
@@ -50,8 +54,7 @@ double nanoseconds_per_tick() {
       tsc1 = team::read_tsc();
     }
     return tsc1 > tsc0 ? double(ns1 - ns0) / double(tsc1 - tsc0) : 1.0;
-  }();
-  return rate;
+  });
 }
 
 }  // namespace

@@ -102,7 +102,7 @@ template <class T>
 index_t rows_per_block(const KernelSet<T>& ks, index_t kcb) {
   const Blocking& bl = ks.blocking;
   if (kcb >= bl.kc) return bl.mc;
-  static const auto half_l2 = static_cast<index_t>(team::cpu_info().caches.l2 / 2);
+  const auto half_l2 = static_cast<index_t>(team::cpu_info().caches.l2 / 2);
   const index_t elems = std::min(bl.mc * bl.kc, half_l2 / static_cast<index_t>(sizeof(T)));
   return std::max(bl.mc, elems / std::max<index_t>(kcb, 1) / ks.fns.mr * ks.fns.mr);
 }

@@ -8,6 +8,7 @@
 #include "isa_dispatch.hpp"
 #include "teamla/linalg/isa.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::linalg {
 namespace detail {
@@ -44,10 +45,10 @@ EnvChoice choose_from_env() {
   return choice;
 }
 
-const EnvChoice& env_choice() {
-  static const EnvChoice choice = choose_from_env();
-  return choice;
-}
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit team::ProcessValue<EnvChoice> g_env_choice;
+
+const EnvChoice& env_choice() { return g_env_choice.get(choose_from_env); }
 
 // Test override: -1 none, else an Isa value.
 std::atomic<int> g_isa_override{-1};

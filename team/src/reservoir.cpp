@@ -29,10 +29,13 @@ std::atomic<Reservoir*> g_reservoir{nullptr};
 // empty reservoir; the parent's copy is abandoned (leaked once per fork), never joined.
 void forget_in_child() { g_reservoir.store(nullptr, std::memory_order_relaxed); }
 
+// Registered when the library is loaded, before any reservoir can exist. Registered by the
+// first use instead (a function-local static), a fork() during that registration would copy
+// the static's guard taken, and the child's first pool would wait for it for good.
+[[maybe_unused]] const bool g_forget_in_child_hooked = on_fork(nullptr, nullptr, &forget_in_child);
+
 Reservoir& reservoir() {
   if (Reservoir* r = g_reservoir.load(std::memory_order_acquire)) return *r;
-  // Registered once, before the first reservoir exists: no child can inherit one unhooked.
-  [[maybe_unused]] static const bool hooked = on_fork(nullptr, nullptr, &forget_in_child);
   auto* created = new Reservoir;
   Reservoir* expected = nullptr;
   if (!g_reservoir.compare_exchange_strong(expected, created, std::memory_order_acq_rel)) {

@@ -108,6 +108,13 @@ add_test(NAME blas.exports
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh ${teamla_blas_so})
 set_tests_properties(blas.exports PROPERTIES LABELS "unit")
 
+# --- No guarded function-local static a fork() could copy taken. ---------------------------
+add_test(NAME blas.no_static_guards
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_no_static_guards.sh ${teamla_blas_so}
+                 $<TARGET_FILE:teamla_team> $<TARGET_FILE:teamla_linalg>
+                 $<TARGET_FILE:teamla_engine>)
+set_tests_properties(blas.no_static_guards PROPERTIES LABELS "unit")
+
 # --- The reference test programs (Debian libblas-test, liblapack-test), preloaded. --------
 # Each runs from a copy of its input in which the routines teamla does not export are
 # switched off (F) and everything else, error exits included, stays on. teamla exports every

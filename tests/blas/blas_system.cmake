@@ -47,6 +47,10 @@ endforeach()
 add_test(NAME blas_system.soname
          COMMAND sh -c "readelf -d '$<TARGET_FILE:teamla_blas_system>' | grep -F '[libblas.so.3]'")
 set_tests_properties(blas_system.soname PROPERTIES LABELS "unit")
+add_test(NAME blas_system.no_static_guards
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_no_static_guards.sh
+                 $<TARGET_FILE:teamla_blas_system>)
+set_tests_properties(blas_system.no_static_guards PROPERTIES LABELS "unit")
 
 # A routine that no backend has stops the program, by name, instead of returning garbage.
 if(EXISTS ${teamla_blas_ref_dir}/xblat1d)

@@ -37,9 +37,9 @@ teamla_add_gtest(team_stacked_test
   LABELS stress
   SERIAL)
 
-# The idle-pool reservoir across fork() (label faults: a process-level contract, kept out of
-# the tsan run, which does not follow a forked child).
-teamla_add_gtest(reservoir_fork_test
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/reservoir_fork_test.cpp
+# fork(): the idle-pool reservoir and process-wide values (label faults: a process-level
+# contract, kept out of the tsan run, which does not follow a forked child).
+teamla_add_gtest(team_fork_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/fork_test.cpp
   LIBS teamla::team
   LABELS faults)

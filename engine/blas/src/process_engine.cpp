@@ -47,7 +47,7 @@ struct ProcessEngine {
   RetiredEngine* retired = nullptr;  // guarded by `creation`
   bool creation_failed = false;      // guarded by `creation`: serial from then on
   bool growth_failed = false;        // guarded by `creation`: the engine stays as it is
-  bool hooks_installed = false;      // guarded by `creation`
+  bool exit_hook_installed = false;  // guarded by `creation`
 };
 
 // Constant-initialised and trivially destructible (never destroyed), so it is valid in every
@@ -81,6 +81,13 @@ void after_fork_in_child() {
   g_process.has_retired.store(false, std::memory_order_relaxed);
   g_process.creation.unlock();
 }
+
+// The fork hooks are registered when the library is loaded, before any call can take
+// `creation`. Registered by the first call, under the mutex, they left a window in which a
+// fork() copied the mutex taken with no hook to release it in the child, whose first call
+// then waited for good (a soak's child hung so at startup; docs/team.md, "Fork").
+[[maybe_unused]] const bool g_fork_hooked =
+    team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
 
 // take_retired(): the retired engines, when no call is in flight; the caller holds
 // `creation` and deletes them.
@@ -192,9 +199,6 @@ void publish(engine::CpuEngine* created, std::size_t serves) {
 }
 
 engine::CpuEngine* create_first(std::size_t wanted) {
-  if (!g_process.hooks_installed) {
-    team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
-  }
   engine::CpuEngine* created = nullptr;
   try {
     created = new engine::CpuEngine(first_config(wanted));
@@ -203,11 +207,11 @@ engine::CpuEngine* create_first(std::size_t wanted) {
     g_process.creation_failed = true;
     return nullptr;
   }
-  if (!g_process.hooks_installed) {
+  if (!g_process.exit_hook_installed) {
     // Registered after the engine's construction initialised whatever statics it uses, so
     // the handler runs before their destructors.
     std::atexit(close_at_exit);
-    g_process.hooks_installed = true;
+    g_process.exit_hook_installed = true;
   }
   publish(created, std::max(created->config().threads, wanted));
   return created;

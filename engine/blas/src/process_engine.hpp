@@ -6,10 +6,11 @@
 // EngineLease marks a call in flight for its lifetime; any number of threads may hold
 // leases at once (CpuEngine is thread-safe: a call that finds the team busy runs serially).
 //
-// Fork: a team::on_fork hook holds the creation mutex across fork(), so no child inherits
-// it locked; the child abandons the parent's engine without touching it (its threads do not
-// exist in the child, and its locks may be held by parent threads that do not either) and
-// creates its own on its first call. The abandoned engine is leaked, once per fork.
+// Fork: a team::on_fork hook, registered when the library is loaded, holds the creation
+// mutex across fork(), so no child inherits it locked; the child abandons the parent's engine
+// without touching it (its threads do not exist in the child, and its locks may be held by parent
+// threads that do not either) and creates its own on its first call. The abandoned engine is
+// leaked, once per fork.
 //
 // Thread counts (docs/blas.md, "Thread control"): a process-wide count and a per-thread one
 // (openblas_set_num_threads and its _local variant). A call's count caps the width the

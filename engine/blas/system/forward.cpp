@@ -49,10 +49,12 @@ struct Resolution {
   void* routines[kForwardedCount] = {};
 };
 
-Resolution& resolution() {
-  static Resolution r;
-  return r;
-}
+// Built when the library is loaded (not by its first use, whose guard a fork() could copy
+// taken; docs/team.md, "Fork") and never destroyed: a forwarded call from another library's
+// exit handler still finds it.
+Resolution& g_resolution = *new Resolution;  // NOLINT(cppcoreguidelines-owning-memory)
+
+Resolution& resolution() { return g_resolution; }
 
 // open_backend(): `path` loaded privately, unless it fails or is teamla itself (the
 // alternative link may point here, and forwarding to it would loop).

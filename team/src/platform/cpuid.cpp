@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "teamla/team/machine.hpp"
+#include "teamla/team/process.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -151,11 +152,10 @@ CpuInfo detect() {
 CpuInfo detect() { return CpuInfo{"unknown", "", 0, 0, {}, {}}; }
 #endif
 
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit ProcessValue<CpuInfo> g_cpu_info;
 }  // namespace
 
-const CpuInfo& cpu_info() {
-  static const CpuInfo info = detect();
-  return info;
-}
+const CpuInfo& cpu_info() { return g_cpu_info.get(detect); }
 
 }  // namespace teamla::team

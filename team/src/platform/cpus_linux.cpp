@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "teamla/team/machine.hpp"
+#include "teamla/team/process.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -26,16 +27,20 @@ unsigned affinity_cpu_count() {
   return online_cpu_count();
 }
 
+namespace {
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit ProcessNumber<unsigned> g_local_ranks;
+}  // namespace
+
 unsigned local_ranks() {
-  static const unsigned ranks = [] {
+  return g_local_ranks.get([] {
     for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
       const char* text = std::getenv(name);
       const long value = text == nullptr ? 0 : std::strtol(text, nullptr, 10);
       if (value > 0) return static_cast<unsigned>(value);
     }
     return 1U;
-  }();
-  return ranks;
+  });
 }
 
 unsigned online_cpu_count() {
@@ -55,8 +60,13 @@ std::uint64_t clock_ns(clockid_t clock) {
 std::uint64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 std::uint64_t coarse_monotonic_ns() { return clock_ns(CLOCK_MONOTONIC_COARSE); }
 
+namespace {
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit ProcessNumber<double> g_spin_poll_ns;
+}  // namespace
+
 double spin_poll_ns() {
-  static const double cost = [] {
+  return g_spin_poll_ns.get([] {
     constexpr int kPolls = 2000;
     constexpr int kRuns = 5;
     std::atomic<int> flag{0};
@@ -70,8 +80,7 @@ double spin_poll_ns() {
       best = std::min(best, static_cast<double>(monotonic_ns() - start) / kPolls);
     }
     return std::max(best, 0.5);  // a floor for CPUs whose spin hint is a no-op
-  }();
-  return cost;
+  });
 }
 
 std::uint64_t read_tsc() {

@@ -10,8 +10,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <new>
 
 #include "platform/futex.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::team::platform {
 namespace {
@@ -21,11 +23,31 @@ struct alignas(64) Bucket {  // one line each: unrelated words must not share a 
   std::condition_variable wakeup;
 };
 
+// Built when the library is loaded (with their fork hooks where they are the wait in use), so
+// no first use can race a fork().
+std::array<Bucket, 64> g_buckets;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+
 Bucket& bucket_of(const void* address) {
-  static std::array<Bucket, 64> buckets;
   const auto bits = reinterpret_cast<std::uintptr_t>(address);
-  return buckets[(bits >> 6) % buckets.size()];
+  return g_buckets[(bits >> 6) % g_buckets.size()];
 }
+
+#if !TEAMLA_WAIT_FUTEX
+// Across fork(): the forking thread holds every bucket's mutex, so no bucket is copied in the
+// middle of a waiter's compare or a waker's notify. The child rebuilds the buckets: their
+// condvars may count parent threads as waiters, which do not exist there.
+void lock_buckets() {
+  for (Bucket& bucket : g_buckets) bucket.mutex.lock();
+}
+void unlock_buckets() {
+  for (Bucket& bucket : g_buckets) bucket.mutex.unlock();
+}
+void rebuild_buckets() {
+  for (Bucket& bucket : g_buckets) new (&bucket) Bucket;  // the parent's copies are abandoned
+}
+[[maybe_unused]] const bool g_buckets_fork_hooked =
+    on_fork(lock_buckets, unlock_buckets, rebuild_buckets);
+#endif
 
 }  // namespace
 
