@@ -368,6 +368,23 @@ bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, i
          in_place_b(b);
 }
 
+// kDotDepth: a transposed-A product (TN) whose k is at least kDotDepth<T> x max(m, n), with m
+// and n at most kDotMaxSide, runs as dot products along k (KernelFns::dot) instead of copying
+// op(A); below, the copy's vector tiles win. AVX-512 Zen 5 VM, dgemm_/sgemm_ 1 thread, medians
+// of 3-5 alternated rounds (docs/gemm.md, "Dot products"): double 16x16x64 (4x) 50 vs 43 GF/s,
+// 32x32x64 (2x) 49 vs 54; float 8x8x64 (8x) 38 vs 31, 16x16x64 (4x) 45 vs 70, 32x32x256 (8x)
+// 115 vs 36; 64x64x256: double 60 vs 60, float 111 vs 70.
+template <class T>
+constexpr index_t kDotDepth = 32 / sizeof(T);  // 4 for double, 8 for float (twice the lanes)
+constexpr index_t kDotMaxSide = 64;
+
+template <class T>
+bool uses_dot_products(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
+                       index_t k) {
+  return ks.fns.dot != nullptr && a.cs == 1 && !a.lower_symmetric && b.rs == 1 &&
+         m <= kDotMaxSide && n <= kDotMaxSide && k >= kDotDepth<T> * std::max(m, n);
+}
+
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then
 // gemm_in_place(). Not inlined: the tile stays out of the other paths' frames. kElems: the
 // tile's capacity; a product that fits kSmallTransposeElems takes a 2 KiB tile, so that the
@@ -461,6 +478,10 @@ template <class T>
   if (m == 1 && a.cs == 1 && !a.lower_symmetric) a = Strided<T>{a.data, 1, 1};
   if (in_place_path(ks, a, b, m, n)) {
     gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
+    return true;
+  }
+  if (uses_dot_products(ks, a, b, m, n, k)) {
+    ks.fns.dot(m, n, k, alpha, a.data, a.rs, b.data, b.cs, beta, c, ldc);
     return true;
   }
   if (transposes_a_on_stack(ks, a, b, m, n, k)) {

@@ -35,6 +35,14 @@ template <class T>
 using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
                                     const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
 
+// MicroKernelDot: C[0:m, 0:n] = alpha * op(A) * B + beta * C for any m, n, k, with the rows of
+// op(A) contiguous (row i at a + i*lda: A^T of a k x m column-major A) and B column-major
+// (column j at b + j*ldb), as dot products along k (kernels/ukernel_dot.hpp). beta == 0: C is
+// not read.
+template <class T>
+using MicroKernelDot = void (*)(index_t m, index_t n, index_t k, T alpha, const T* a, index_t lda,
+                                const T* b, index_t ldb, T beta, T* c, index_t ldc);
+
 // CopyTransposed: dst (m x k, column-major, ld ldd) = op(A) for op(A) = A^T of a k x m
 // column-major A (lda): element (i, p) of dst is a[p + i*lda]. ldd is m rounded up to
 // kTransposeRowUnit; rows m..ldd-1 of dst may be written (with zeros).
@@ -61,6 +69,7 @@ struct KernelFns {
   MicroKernel<T> packed_strip = nullptr;            // A and B packed, a strip of any m rows
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
+  MicroKernelDot<T> dot = nullptr;                  // A^T and B in place, dot products on k
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
   CopyTransposed<T> copy_transposed = nullptr;

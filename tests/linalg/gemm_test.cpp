@@ -237,6 +237,42 @@ void small_sweep() {
 TEST(GemmSmall, EveryShapeUpTo64Double) { small_sweep<double>(); }
 TEST(GemmSmall, EveryShapeUpTo64Float) { small_sweep<float>(); }
 
+// Deep transposed products (TN with k from kDotDepth x max(m, n) up, m, n <= 64): the dot-
+// product kernel, its k tail under a mask (k not a multiple of the lanes), its edge blocks
+// (m, n not multiples of 4), alpha and beta special values, NaN in C with beta = 0, row- and
+// column-major C (a row-major C swaps the operands: A^T B becomes B^T A), on every ISA.
+template <class T>
+void deep_transposed_sweep() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(29);
+    int turn = 0;
+    for (index_t m : {1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 33, 64}) {
+      for (index_t n : {1, 3, 4, 6, 16, 17, 32, 64}) {
+        for (index_t k : {63, 64, 65, 257, 520}) {
+          ++turn;
+          const Case cs{m,
+                        n,
+                        k,
+                        Op::transpose,
+                        Op::none,
+                        Layout::col_major,
+                        Layout::col_major,
+                        turn % 3 == 0 ? Layout::row_major : Layout::col_major,
+                        turn % 2 == 0 ? 3 : 0,
+                        kAlphas[turn % std::size(kAlphas)],
+                        kBetas[turn % std::size(kBetas)]};
+          check_case<T>(cs, rng);
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmSmall, DeepTransposedProductsDouble) { deep_transposed_sweep<double>(); }
+TEST(GemmSmall, DeepTransposedProductsFloat) { deep_transposed_sweep<float>(); }
+
 // NaN in C with beta = 0 never reaches the result on the small paths either.
 template <class T>
 void small_beta_zero_ignores_nan() {
@@ -244,15 +280,22 @@ void small_beta_zero_ignores_nan() {
   for (Isa isa : available_isas()) {
     detail::force_isa(isa);
     for (index_t n : {1, 3, 4, 6, 9, 17, 32, 64}) {
-      for (const Op op_a : {Op::none, Op::transpose}) {
-        for (const Op op_b : {Op::none, Op::transpose}) {
-          const std::vector<T> a(static_cast<std::size_t>(n * n), T(1));
-          const std::vector<T> b(static_cast<std::size_t>(n * n), T(2));
-          std::vector<T> c(static_cast<std::size_t>(n * n), std::numeric_limits<T>::quiet_NaN());
-          Exec exec;
-          gemm<T>(op_a, op_b, T(1), col_major<const T>(a.data(), n, n),
-                  col_major<const T>(b.data(), n, n), T(0), col_major(c.data(), n, n), exec);
-          for (T x : c) ASSERT_EQ(x, T(2 * n)) << "n=" << n << " isa=" << active_isa();
+      for (const index_t k : {n, 8 * n}) {  // 8n: a TN product runs as dot products
+        for (const Op op_a : {Op::none, Op::transpose}) {
+          for (const Op op_b : {Op::none, Op::transpose}) {
+            const auto ak = static_cast<std::size_t>(n * k);
+            const std::vector<T> a(ak, T(1));
+            const std::vector<T> b(ak, T(2));
+            std::vector<T> c(static_cast<std::size_t>(n * n), std::numeric_limits<T>::quiet_NaN());
+            Exec exec;
+            const auto a_view = op_a == Op::none ? col_major<const T>(a.data(), n, k)
+                                                 : col_major<const T>(a.data(), k, n);
+            const auto b_view = op_b == Op::none ? col_major<const T>(b.data(), k, n)
+                                                 : col_major<const T>(b.data(), n, k);
+            gemm<T>(op_a, op_b, T(1), a_view, b_view, T(0), col_major(c.data(), n, n), exec);
+            for (T x : c)
+              ASSERT_EQ(x, T(2 * k)) << "n=" << n << " k=" << k << " isa=" << active_isa();
+          }
         }
       }
     }

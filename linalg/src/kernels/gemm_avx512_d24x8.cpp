@@ -11,6 +11,7 @@
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
 #include "transpose_avx2.hpp"
+#include "ukernel_dot.hpp"
 #include "ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
@@ -31,6 +32,26 @@ struct Ops {
   static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
   static void store_masked(T* p, V v, Mask m) { _mm512_mask_storeu_pd(p, m, v); }
   static Mask mask_of(int count) { return static_cast<Mask>((1u << count) - 1u); }
+  static Mask mask_bits(unsigned bits) { return static_cast<Mask>(bits); }
+  // lane_sums(): lane l is the sum of x[l]'s lanes: three rounds, each adding the two halves
+  // of a two-source permute of a pair (permutex2var, as pack_b: the GCC 12 headers of the
+  // reductions and 256-bit extracts trip -Wmaybe-uninitialized).
+  static V lane_sums(const V (&x)[8]) {
+    const auto fold = [](V a, V b, __m512i lo, __m512i hi) {
+      return _mm512_add_pd(_mm512_permutex2var_pd(a, lo, b), _mm512_permutex2var_pd(a, hi, b));
+    };
+    const __m512i pair_lo = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);
+    const __m512i pair_hi = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
+    const __m512i quad_lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    const __m512i quad_hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    const __m512i half_lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+    const __m512i half_hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+    V y[4];
+    for (int q = 0; q < 4; ++q) y[q] = fold(x[2 * q], x[2 * q + 1], pair_lo, pair_hi);
+    const V z0 = fold(y[0], y[1], quad_lo, quad_hi);
+    const V z1 = fold(y[2], y[3], quad_lo, quad_hi);
+    return fold(z0, z1, half_lo, half_hi);
+  }
 };
 
 constexpr int kMr = 24;
@@ -85,6 +106,7 @@ KernelFns<double> avx512_kernels_d24x8() {
   fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
+  fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.copy_transposed = &transpose_copy_d;
   fns.pack_a = &pack_a_panels<Ops, double, kMr>;
   fns.pack_b = &pack_b;

@@ -5,13 +5,31 @@
 // memory), with 16 floats per zmm. Packed B is 32 bytes per k step.
 #include <immintrin.h>
 
+#include <array>
+#include <bit>
+
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
 #include "transpose_avx2.hpp"
+#include "ukernel_dot.hpp"
 #include "ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
+
+// fold_order(): the lane indices of Ops::lane_sums' permutes (see there).
+constexpr std::array<int, 16> fold_order(int block, bool odd) {
+  std::array<int, 16> idx{};
+  for (int l = 0; l < 16; ++l) {
+    const int pair = l / (2 * block);
+    const int from_b = (l / block) % 2;
+    idx[l] = from_b * 16 + pair * 2 * block + (odd ? block : 0) + l % block;
+  }
+  return idx;
+}
+constexpr std::array<std::array<int, 16>, 8> kFoldOrders = {
+    fold_order(1, false), fold_order(1, true), fold_order(2, false), fold_order(2, true),
+    fold_order(4, false), fold_order(4, true), fold_order(8, false), fold_order(8, true)};
 
 struct Ops {
   using T = float;
@@ -28,6 +46,28 @@ struct Ops {
   static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
   static void store_masked(T* p, V v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static Mask mask_of(int count) { return static_cast<Mask>((1u << count) - 1u); }
+  static Mask mask_bits(unsigned bits) { return static_cast<Mask>(bits); }
+  // lane_sums(): lane l is the sum of x[l]'s lanes, as the double kernel's, in four rounds.
+  static V lane_sums(const V (&x)[16]) {
+    const auto fold = [](V a, V b, __m512i lo, __m512i hi) {
+      return _mm512_add_ps(_mm512_permutex2var_ps(a, lo, b), _mm512_permutex2var_ps(a, hi, b));
+    };
+    // Round r pairs blocks of 2^r lanes: lo takes a's and b's even blocks, interleaved, hi
+    // their odd ones; after round r, lane l holds x[l]'s sum over 2^(r+1) of its lanes.
+    const auto order = [](int block, bool odd) {
+      return _mm512_loadu_si512(
+          kFoldOrders[2 * std::countr_zero(unsigned(block)) + (odd ? 1 : 0)].data());
+    };
+    V y[8];
+    for (int q = 0; q < 8; ++q)
+      y[q] = fold(x[2 * q], x[2 * q + 1], order(1, false), order(1, true));
+    V z[4];
+    for (int q = 0; q < 4; ++q)
+      z[q] = fold(y[2 * q], y[2 * q + 1], order(2, false), order(2, true));
+    const V w0 = fold(z[0], z[1], order(4, false), order(4, true));
+    const V w1 = fold(z[2], z[3], order(4, false), order(4, true));
+    return fold(w0, w1, order(8, false), order(8, true));
+  }
 };
 
 constexpr int kMr = 48;
@@ -74,6 +114,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
+  fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a_panels<Ops, float, kMr>;
   fns.pack_b = &pack_b;
