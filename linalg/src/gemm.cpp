@@ -373,7 +373,7 @@ bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, i
 // op(A); below, the copy's vector tiles win. AVX-512 Zen 5 VM, dgemm_/sgemm_ 1 thread, medians
 // of 3-5 alternated rounds (docs/gemm.md, "Dot products"): double 16x16x64 (4x) 50 vs 43 GF/s,
 // 32x32x64 (2x) 49 vs 54; float 8x8x64 (8x) 38 vs 31, 16x16x64 (4x) 45 vs 70, 32x32x256 (8x)
-// 115 vs 36; 64x64x256: double 60 vs 60, float 111 vs 70.
+// 116 vs 36; 64x64x256: double 60 vs 60, float 111 vs 70.
 template <class T>
 constexpr index_t kDotDepth = 32 / sizeof(T);  // 4 for double, 8 for float (twice the lanes)
 constexpr index_t kDotMaxSide = 64;
