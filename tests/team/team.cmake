@@ -43,3 +43,10 @@ teamla_add_gtest(team_fork_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/fork_test.cpp
   LIBS teamla::team
   LABELS faults)
+# The same on the portable wait: the parent's idle workers wait on its buckets' condvars when
+# it forks, and the child waits on buckets of its own.
+add_executable(team_fork_portable_test ${CMAKE_CURRENT_LIST_DIR}/fork_test.cpp)
+target_link_libraries(team_fork_portable_test
+  PRIVATE teamla_team_portable GTest::gtest GTest::gtest_main teamla_warnings)
+gtest_discover_tests(team_fork_portable_test TEST_PREFIX "portable:" DISCOVERY_TIMEOUT 60
+  PROPERTIES LABELS faults)

@@ -7,10 +7,10 @@
 // then takes and releases the same mutex before notifying, so a waiter is either before its
 // comparison (and sees the new value) or already waiting (and is notified).
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
-#include <new>
 
 #include "platform/futex.hpp"
 #include "teamla/team/process.hpp"
@@ -23,30 +23,36 @@ struct alignas(64) Bucket {  // one line each: unrelated words must not share a 
   std::condition_variable wakeup;
 };
 
-// Built when the library is loaded (with their fork hooks where they are the wait in use), so
-// no first use can race a fork().
-std::array<Bucket, 64> g_buckets;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+using Buckets = std::array<Bucket, 64>;
+
+// The buckets: built by their first use and published without a lock (as the idle-pool
+// reservoir), never destroyed, so a wake after exit still finds them.
+std::atomic<Buckets*> g_buckets{nullptr};
+
+Buckets& buckets() {
+  if (Buckets* built = g_buckets.load(std::memory_order_acquire)) return *built;
+  auto* fresh = new Buckets;
+  Buckets* first = nullptr;
+  if (g_buckets.compare_exchange_strong(first, fresh, std::memory_order_acq_rel)) return *fresh;
+  delete fresh;  // another first use published before this one
+  return *first;
+}
 
 Bucket& bucket_of(const void* address) {
+  Buckets& all = buckets();
   const auto bits = reinterpret_cast<std::uintptr_t>(address);
-  return g_buckets[(bits >> 6) % g_buckets.size()];
+  return all[(bits >> 6) % all.size()];
 }
 
 #if !TEAMLA_WAIT_FUTEX
-// Across fork(): the forking thread holds every bucket's mutex, so no bucket is copied in the
-// middle of a waiter's compare or a waker's notify. The child rebuilds the buckets: their
-// condvars may count parent threads as waiters, which do not exist there.
-void lock_buckets() {
-  for (Bucket& bucket : g_buckets) bucket.mutex.lock();
-}
-void unlock_buckets() {
-  for (Bucket& bucket : g_buckets) bucket.mutex.unlock();
-}
-void rebuild_buckets() {
-  for (Bucket& bucket : g_buckets) new (&bucket) Bucket;  // the parent's copies are abandoned
-}
-[[maybe_unused]] const bool g_buckets_fork_hooked =
-    on_fork(lock_buckets, unlock_buckets, rebuild_buckets);
+// forget_buckets(): a forked child starts from new buckets. Its copies of the parent's may
+// have a mutex held and a condvar counting waiters, by parent threads that do not exist there;
+// they are abandoned (leaked once per fork). Its only thread was calling fork(), in no bucket.
+// Nothing is locked around the fork: a prepare hook taking the buckets could deadlock with
+// another hook's lock (the BLAS engine's creation lock) held by a thread waiting on a bucket.
+// Registered when the library is loaded, as the reservoir's hook (docs/team.md, "Fork").
+void forget_buckets() { g_buckets.store(nullptr, std::memory_order_relaxed); }
+[[maybe_unused]] const bool g_buckets_fork_hooked = on_fork(nullptr, nullptr, forget_buckets);
 #endif
 
 }  // namespace
