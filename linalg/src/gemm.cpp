@@ -369,20 +369,23 @@ bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, i
 }
 
 // kDotDepth: a transposed-A product (TN) whose k is at least kDotDepth<T> x max(m, n), with m
-// and n at most kDotMaxSide, runs as dot products along k (KernelFns::dot) instead of copying
-// op(A); below, the copy's vector tiles win. AVX-512 Zen 5 VM, dgemm_/sgemm_ 1 thread, medians
-// of 3-5 alternated rounds (docs/gemm.md, "Dot products"): double 16x16x64 (4x) 50 vs 43 GF/s,
-// 32x32x64 (2x) 49 vs 54; float 8x8x64 (8x) 38 vs 31, 16x16x64 (4x) 45 vs 70, 32x32x256 (8x)
-// 116 vs 36; 64x64x256: double 60 vs 60, float 111 vs 70.
+// and n at most kDotMaxSide<T>, runs as dot products along k (KernelFns::dot) instead of
+// copying or packing op(A); below, the copy's vector tiles win. AVX-512 Zen 5 VM, dgemm_/sgemm_
+// 1 thread, medians of 3-5 alternated rounds (docs/gemm.md, "Dot products"): double 16x16x64
+// (4x) 50 vs 43 GF/s, 32x32x64 (2x) 49 vs 54; float 8x8x64 (8x) 38 vs 31, 16x16x64 (4x) 45 vs
+// 70, 32x32x256 (8x) 116 vs 36. kDotMaxSide: double 64x64 lost to the packed path at long k
+// (k = 4096: 52 vs 61, 1024: 61 vs 64) and 48x48x512 did not (65 vs 64); float 64x64x4096 won
+// (116 vs 89).
 template <class T>
 constexpr index_t kDotDepth = 32 / sizeof(T);  // 4 for double, 8 for float (twice the lanes)
-constexpr index_t kDotMaxSide = 64;
+template <class T>
+constexpr index_t kDotMaxSide = sizeof(T) == 8 ? 48 : 64;
 
 template <class T>
 bool uses_dot_products(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                        index_t k) {
   return ks.fns.dot != nullptr && a.cs == 1 && !a.lower_symmetric && b.rs == 1 &&
-         m <= kDotMaxSide && n <= kDotMaxSide && k >= kDotDepth<T> * std::max(m, n);
+         m <= kDotMaxSide<T> && n <= kDotMaxSide<T> && k >= kDotDepth<T> * std::max(m, n);
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then

@@ -238,7 +238,8 @@ TEST(GemmSmall, EveryShapeUpTo64Double) { small_sweep<double>(); }
 TEST(GemmSmall, EveryShapeUpTo64Float) { small_sweep<float>(); }
 
 // Deep transposed products (TN with k from kDotDepth x max(m, n) up, m, n <= 64): the dot-
-// product kernel, its k tail under a mask (k not a multiple of the lanes), its edge blocks
+// product kernel, its k tail under a mask (k not a multiple of the lanes), its k chunks (520
+// and 1030 cross the double and float chunk), its edge blocks
 // (m, n not multiples of 4), alpha and beta special values, NaN in C with beta = 0, row- and
 // column-major C (a row-major C swaps the operands: A^T B becomes B^T A), on every ISA.
 template <class T>
@@ -250,7 +251,7 @@ void deep_transposed_sweep() {
     int turn = 0;
     for (index_t m : {1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 33, 64}) {
       for (index_t n : {1, 3, 4, 6, 16, 17, 32, 64}) {
-        for (index_t k : {63, 64, 65, 257, 520}) {
+        for (index_t k : {63, 64, 65, 257, 520, 1030}) {
           ++turn;
           const Case cs{m,
                         n,
