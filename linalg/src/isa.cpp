@@ -59,16 +59,21 @@ struct BlockingOverride {
 };
 BlockingOverride g_blocking_override;
 
+// The tables, indexed by Isa (ref, avx2, avx512), each built by its first use (docs/team.md,
+// "Fork").
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit team::ProcessValue<IsaTable> g_tables[3];
+
 const IsaTable& table_of(Isa isa) {
   switch (isa) {
     case Isa::avx512:
-      return isa_table_avx512();
+      return g_tables[2].get(isa_table_avx512);
     case Isa::avx2:
-      return isa_table_avx2();
+      return g_tables[1].get(isa_table_avx2);
     case Isa::ref:
       break;
   }
-  return isa_table_ref();
+  return g_tables[0].get(isa_table_ref);
 }
 
 template <class T>

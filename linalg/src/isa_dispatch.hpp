@@ -107,10 +107,11 @@ KernelFns<float> avx2_kernels_s16x6();
 KernelFns<double> avx512_kernels_d24x8();
 KernelFns<float> avx512_kernels_s48x8();
 
-// The registration tables (isa_table_<isa>.cpp).
-const IsaTable& isa_table_ref();
-const IsaTable& isa_table_avx2();
-const IsaTable& isa_table_avx512();
+// The registration tables (isa_table_<isa>.cpp), built once per process by table_of()
+// (isa.cpp).
+IsaTable isa_table_ref();
+IsaTable isa_table_avx2();
+IsaTable isa_table_avx512();
 
 // active_table() is the table of the active ISA (TEAMLA_ISA or cpuid, or a test override).
 const IsaTable& active_table();

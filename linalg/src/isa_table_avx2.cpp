@@ -11,24 +11,17 @@
 // small_n = 128: float n = 128 in place 105.8 GF/s vs packed 92.6; double n = 128 48.5 vs
 // 47.6 (no loss); larger values were not better for double (256: 48.1).
 #include "isa_dispatch.hpp"
-#include "teamla/team/process.hpp"
 
 namespace teamla::linalg::detail {
-namespace {
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
-constinit team::ProcessValue<IsaTable> g_table;
-}  // namespace
 
-const IsaTable& isa_table_avx2() {
-  return g_table.get([] {
-    return IsaTable{
-        Isa::avx2,
-        {avx2_kernels_d8x6(),
-         Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128, .serial_gflops = 44.0}},
-        {avx2_kernels_s16x6(),
-         Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128, .serial_gflops = 94.0}},
-    };
-  });
+IsaTable isa_table_avx2() {
+  return IsaTable{
+      Isa::avx2,
+      {avx2_kernels_d8x6(),
+       Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128, .serial_gflops = 44.0}},
+      {avx2_kernels_s16x6(),
+       Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128, .serial_gflops = 94.0}},
+  };
 }
 
 }  // namespace teamla::linalg::detail

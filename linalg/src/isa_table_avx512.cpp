@@ -18,24 +18,17 @@
 // serial_gflops (the cost model's serial rate): double 45 (n = 512..1024 measured 44-50),
 // float 95 (n = 512: 94-102).
 #include "isa_dispatch.hpp"
-#include "teamla/team/process.hpp"
 
 namespace teamla::linalg::detail {
-namespace {
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
-constinit team::ProcessValue<IsaTable> g_table;
-}  // namespace
 
-const IsaTable& isa_table_avx512() {
-  return g_table.get([] {
-    return IsaTable{
-        Isa::avx512,
-        {avx512_kernels_d24x8(),
-         Blocking{.mc = 240, .kc = 256, .nc = 4096, .small_n = 256, .serial_gflops = 45.0}},
-        {avx512_kernels_s48x8(),
-         Blocking{.mc = 240, .kc = 512, .nc = 4096, .small_n = 256, .serial_gflops = 95.0}},
-    };
-  });
+IsaTable isa_table_avx512() {
+  return IsaTable{
+      Isa::avx512,
+      {avx512_kernels_d24x8(),
+       Blocking{.mc = 240, .kc = 256, .nc = 4096, .small_n = 256, .serial_gflops = 45.0}},
+      {avx512_kernels_s48x8(),
+       Blocking{.mc = 240, .kc = 512, .nc = 4096, .small_n = 256, .serial_gflops = 95.0}},
+  };
 }
 
 }  // namespace teamla::linalg::detail

@@ -6,24 +6,17 @@
 // path always packs, so the packing code is what the oracle exercises. serial_gflops: 8.5
 // GF/s double, n = 256, TEAMLA_ISA=ref (docs/gemm.md).
 #include "isa_dispatch.hpp"
-#include "teamla/team/process.hpp"
 
 namespace teamla::linalg::detail {
-namespace {
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
-constinit team::ProcessValue<IsaTable> g_table;
-}  // namespace
 
-const IsaTable& isa_table_ref() {
-  return g_table.get([] {
-    return IsaTable{
-        Isa::ref,
-        {ref_kernels_d4x4(),
-         Blocking{.mc = 64, .kc = 256, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
-        {ref_kernels_s4x4(),
-         Blocking{.mc = 64, .kc = 512, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
-    };
-  });
+IsaTable isa_table_ref() {
+  return IsaTable{
+      Isa::ref,
+      {ref_kernels_d4x4(),
+       Blocking{.mc = 64, .kc = 256, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
+      {ref_kernels_s4x4(),
+       Blocking{.mc = 64, .kc = 512, .nc = 2048, .small_n = 0, .serial_gflops = 8.5}},
+  };
 }
 
 }  // namespace teamla::linalg::detail

@@ -202,6 +202,22 @@ TEST(Gemm, TinyBlockingUnpackedAFloat) { tiny_blocking_sweep<float>(1 << 20, 6);
 // values, on every ISA. Each n below NR reaches its own in-place kernel instantiation.
 const index_t kSmallSizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64};
 
+// varied_case(): the sweeps' case number `turn`: C row-major on every third, ld padding of
+// `pad` on every other, alpha and beta cycling through their special values.
+Case varied_case(index_t m, index_t n, index_t k, Op op_a, Op op_b, int turn, index_t pad) {
+  return Case{m,
+              n,
+              k,
+              op_a,
+              op_b,
+              Layout::col_major,
+              Layout::col_major,
+              turn % 3 == 0 ? Layout::row_major : Layout::col_major,
+              turn % 2 == 0 ? pad : 0,
+              kAlphas[turn % std::size(kAlphas)],
+              kBetas[turn % std::size(kBetas)]};
+}
+
 template <class T>
 void small_sweep() {
   OverrideGuard guard;
@@ -213,20 +229,9 @@ void small_sweep() {
       for (index_t n : kSmallSizes) {
         for (index_t k : {1, 5, 16, 64}) {
           for (int ops = 0; ops < 4; ++ops) {
-            ++turn;
-            const Layout lc = turn % 3 == 0 ? Layout::row_major : Layout::col_major;
-            const Case cs{m,
-                          n,
-                          k,
-                          (ops & 1) != 0 ? Op::transpose : Op::none,
-                          (ops & 2) != 0 ? Op::transpose : Op::none,
-                          Layout::col_major,
-                          Layout::col_major,
-                          lc,
-                          turn % 2 == 0 ? 2 : 0,
-                          kAlphas[turn % std::size(kAlphas)],
-                          kBetas[turn % std::size(kBetas)]};
-            check_case<T>(cs, rng);
+            const Op op_a = (ops & 1) != 0 ? Op::transpose : Op::none;
+            const Op op_b = (ops & 2) != 0 ? Op::transpose : Op::none;
+            check_case<T>(varied_case(m, n, k, op_a, op_b, ++turn, 2), rng);
           }
         }
       }
@@ -239,9 +244,9 @@ TEST(GemmSmall, EveryShapeUpTo64Float) { small_sweep<float>(); }
 
 // Deep transposed products (TN with k from kDotDepth x max(m, n) up, m, n <= 64): the dot-
 // product kernel, its k tail under a mask (k not a multiple of the lanes), its k chunks (520
-// and 1030 cross the double and float chunk), its edge blocks
-// (m, n not multiples of 4), alpha and beta special values, NaN in C with beta = 0, row- and
-// column-major C (a row-major C swaps the operands: A^T B becomes B^T A), on every ISA.
+// and 1030 cross the double and float chunk), its edge blocks (m, n not multiples of 4), alpha
+// and beta special values, row- and column-major C (a row-major C swaps the operands: A^T B
+// becomes B^T A), on every ISA. NaN in C with beta = 0: small_beta_zero_ignores_nan below.
 template <class T>
 void deep_transposed_sweep() {
   OverrideGuard guard;
@@ -252,19 +257,7 @@ void deep_transposed_sweep() {
     for (index_t m : {1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 33, 64}) {
       for (index_t n : {1, 3, 4, 6, 16, 17, 32, 64}) {
         for (index_t k : {63, 64, 65, 257, 520, 1030}) {
-          ++turn;
-          const Case cs{m,
-                        n,
-                        k,
-                        Op::transpose,
-                        Op::none,
-                        Layout::col_major,
-                        Layout::col_major,
-                        turn % 3 == 0 ? Layout::row_major : Layout::col_major,
-                        turn % 2 == 0 ? 3 : 0,
-                        kAlphas[turn % std::size(kAlphas)],
-                        kBetas[turn % std::size(kBetas)]};
-          check_case<T>(cs, rng);
+          check_case<T>(varied_case(m, n, k, Op::transpose, Op::none, ++turn, 3), rng);
         }
       }
     }
