@@ -262,8 +262,10 @@ void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a
 
 // simd_packed_strip(): the MicroKernel entry for a strip of any m rows of packed A (one
 // micro-panel of MR x kc after another) against one packed micro-panel of B: full tiles run
-// the tile body inline (flattened), a call per strip instead of per tile, as
-// simd_in_place_strip() below.
+// the tile body inline (flattened), a call per strip instead of per tile (at k = 16 a tile is
+// ~100 cycles of multiply-adds, and the call, masks and alpha/beta setup were a quarter of it).
+// Packed B is one pointer, so the inlined tile keeps its registers, unlike the in-place tiles
+// below.
 template <class Ops, int MR, int NR>
 [[gnu::flatten]] void simd_packed_strip(index_t m, index_t n, index_t kc, const typename Ops::T* a,
                                         index_t /*a_step == MR*/, const typename Ops::T* b,
@@ -280,13 +282,29 @@ template <class Ops, int MR, int NR>
   }
 }
 
-// simd_in_place_rows(): the no-packing tile, A column-major in place (a_step = lda), n == NR
-// columns of B read in place through BForm. Edge tiles of m <= MR - kLanes rows run a narrower
-// instantiation, as in simd_kernel_rows().
+// simd_in_place_tile(): the no-packing tile, A column-major in place (a_step = lda), n == NR
+// columns of B read in place through BForm. Out of line: inlined into the strip, the tile's
+// eight column pointers of B no longer fitted in the registers the strip's loop left free, and
+// GCC parked them in vector registers, so each broadcast first waited for its pointer to come
+// back (dgemm 16 x 16 x 16: 54 GF/s inlined, 64 out of line; docs/gemm.md, "Small path").
 template <class Ops, int MR, int NR, template <class, int> class BForm>
-void simd_in_place_rows(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
-                        const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
-                        typename Ops::T alpha, typename Ops::T beta) {
+[[gnu::noinline]] void simd_in_place_tile(index_t m, index_t kc, const typename Ops::T* a,
+                                          index_t lda, const typename Ops::T* b, index_t ldb,
+                                          typename Ops::T* c, index_t ldc, typename Ops::T alpha,
+                                          typename Ops::T beta) {
+  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, BForm<typename Ops::T, NR>{b, ldb}, c,
+                                       ldc, alpha, beta);
+}
+
+// simd_in_place_rows(): the edge tile of m < MR rows runs the instantiation of as many vectors
+// as its rows need, as in simd_kernel_rows(): one call, the choice inline.
+template <class Ops, int MR, int NR, template <class, int> class BForm>
+[[gnu::always_inline]] inline void simd_in_place_rows(index_t m, index_t kc,
+                                                      const typename Ops::T* a, index_t lda,
+                                                      const typename Ops::T* b, index_t ldb,
+                                                      typename Ops::T* c, index_t ldc,
+                                                      typename Ops::T alpha,
+                                                      typename Ops::T beta) {
   constexpr int kL = Ops::kLanes;
   if constexpr (MR > kL) {
     if (m <= MR - kL) {
@@ -294,23 +312,20 @@ void simd_in_place_rows(index_t m, index_t kc, const typename Ops::T* a, index_t
       return;
     }
   }
-  simd_kernel_any_b<Ops, MR, NR, true>(m, NR, kc, a, lda, BForm<typename Ops::T, NR>{b, ldb}, c,
-                                       ldc, alpha, beta);
+  simd_in_place_tile<Ops, MR, NR, BForm>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
 }
 
 // simd_in_place_strip(): a strip of m rows (any m) and NR columns, MR rows at a time; the
-// last, partial tile goes to simd_in_place_rows(). Flattened, so that the full tiles run the
-// tile body inline: a call per strip rather than per tile (at k = 16 a tile is ~100 cycles of
-// multiply-adds, and the call, masks and alpha/beta setup were a quarter of it).
+// last, partial tile goes to simd_in_place_rows(). Every tile is a call of its own: the tile
+// holds its B pointers in registers, where the strip's loop state, inlined around it, pushed
+// them out (simd_in_place_tile()).
 template <class Ops, int MR, int NR, template <class, int> class BForm>
-[[gnu::flatten]] void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a,
-                                          index_t lda, const typename Ops::T* b, index_t ldb,
-                                          typename Ops::T* c, index_t ldc, typename Ops::T alpha,
-                                          typename Ops::T beta) {
+void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
+                         const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
+                         typename Ops::T alpha, typename Ops::T beta) {
   index_t ir = 0;
   for (; ir + MR <= m; ir += MR) {
-    simd_kernel_any_b<Ops, MR, NR, true>(
-        MR, NR, kc, a + ir, lda, BForm<typename Ops::T, NR>{b, ldb}, c + ir, ldc, alpha, beta);
+    simd_in_place_tile<Ops, MR, NR, BForm>(MR, kc, a + ir, lda, b, ldb, c + ir, ldc, alpha, beta);
   }
   if (ir < m) {
     simd_in_place_rows<Ops, MR, NR, BForm>(m - ir, kc, a + ir, lda, b, ldb, c + ir, ldc, alpha,
