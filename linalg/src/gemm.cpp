@@ -98,13 +98,26 @@ void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, c
 // GF/s each at mc = 192 against 35-37 at 1024 (OpenBLAS 34-37). Half of L2, not the whole
 // mc x kc budget: a 384-row block at k = 128 lost 3 % on ScaLAPACK's 1500 x 32 x 128 strips
 // on the Zen 3 VM (L2 512 KiB; docs/gemm.md, "Blocking").
+// A short block against at most kL1BlockStrips strips of B (ncb <= 16 NR: a tall A times a
+// narrow B) stays within half of L1 instead: its packing then writes lines that are in L1 and that
+// the kernel reads back from there, where a block of half L2, pushed out by the stream of A
+// through L2, missed on the stores of its packing (docs/gemm.md, "Blocking").
+constexpr index_t kL1BlockStrips = 16;
+
 template <class T>
-index_t rows_per_block(const KernelSet<T>& ks, index_t kcb) {
+index_t rows_per_block(const KernelSet<T>& ks, index_t ncb, index_t kcb) {
   const Blocking& bl = ks.blocking;
+  const index_t mr = ks.fns.mr;
+  const auto sized = [&](std::size_t bytes, index_t cap) {
+    const auto elems = static_cast<index_t>(bytes / sizeof(T));
+    return std::max(cap, elems / std::max<index_t>(kcb, 1) / mr * mr);
+  };
   if (kcb >= bl.kc) return bl.mc;
-  const auto half_l2 = static_cast<index_t>(team::cpu_info().caches.l2 / 2);
-  const index_t elems = std::min(bl.mc * bl.kc, half_l2 / static_cast<index_t>(sizeof(T)));
-  return std::max(bl.mc, elems / std::max<index_t>(kcb, 1) / ks.fns.mr * ks.fns.mr);
+  if (ncb <= kL1BlockStrips * ks.fns.nr) {
+    return std::min(bl.mc, sized(team::cpu_info().caches.l1d / 2, mr));
+  }
+  return sized(std::min<std::size_t>(bl.mc * bl.kc * sizeof(T), team::cpu_info().caches.l2 / 2),
+               bl.mc);
 }
 
 // pack_a_symmetric(): pack_a of rows [i0, i0 + rows) and columns [p0, p0 + kc) of a symmetric
@@ -145,7 +158,7 @@ template <class T>
 void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb, Strided<T> a,
              index_t pc, T* ap, const T* bp, T* c, index_t ldc, T alpha, T beta) {
   const KernelFns<T>& f = ks.fns;
-  const index_t mc = rows_per_block(ks, kcb);
+  const index_t mc = rows_per_block(ks, ncb, kcb);
   for (index_t ic = m0; ic < m1; ic += mc) {
     const index_t mcb = std::min(mc, m1 - ic);
     if (a.lower_symmetric) {

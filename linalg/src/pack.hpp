@@ -7,6 +7,8 @@
 // linker can never substitute an AVX-512 copy into the portable path).
 #pragma once
 
+#include <cstring>
+
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
@@ -44,9 +46,14 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
         __builtin_prefetch(ahead + count - 1);
       }
       for (index_t e0 = 0; e0 < full; e0 += W) {
-#pragma GCC unroll 64
-        for (int e = 0; e < W; ++e) {
-          out[e] = run[e0 + e];
+        // A copy of a constant size, so the compiler emits the file's widest vector moves
+        // (an element loop stayed scalar: it could not rule out that out and run overlap).
+        constexpr int kPiece = 32 / static_cast<int>(sizeof(T));
+        if constexpr (W % kPiece == 0) {
+#pragma GCC unroll 16
+          for (int e = 0; e < W; e += kPiece) std::memcpy(out + e, run + e0 + e, 32);
+        } else {
+          std::memcpy(out, run + e0, W * sizeof(T));
         }
         out += W * steps;
       }
