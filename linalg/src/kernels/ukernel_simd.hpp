@@ -303,8 +303,7 @@ template <class Ops, int MR, int NR, template <class, int> class BForm>
                                                       const typename Ops::T* a, index_t lda,
                                                       const typename Ops::T* b, index_t ldb,
                                                       typename Ops::T* c, index_t ldc,
-                                                      typename Ops::T alpha,
-                                                      typename Ops::T beta) {
+                                                      typename Ops::T alpha, typename Ops::T beta) {
   constexpr int kL = Ops::kLanes;
   if constexpr (MR > kL) {
     if (m <= MR - kL) {
