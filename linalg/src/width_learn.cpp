@@ -29,6 +29,7 @@ struct Cell {
   std::atomic<float> wide{0.0F};
   std::atomic<std::uint32_t> wide_width{0};
   std::atomic<std::uint32_t> regions{0};
+  std::atomic<std::uint32_t> last_width{0};  // the width the cell's last region was planned at
   // Bit 0 (inline) and bit 1 (wide): the arm's first timed region has been seen. That one is
   // not learned: it pays for first touches (the workspace's pages, cold caches). Measured:
   // 2048 x 16 x 16 dgemm's first inline region took 1.0 ms against 23 us after; learned, it put
@@ -67,6 +68,7 @@ void detail::reset_learned_rates() {
     cell.wide.store(0, std::memory_order_relaxed);
     cell.wide_width.store(0, std::memory_order_relaxed);
     cell.regions.store(0, std::memory_order_relaxed);
+    cell.last_width.store(0, std::memory_order_relaxed);
     cell.warmed.store(0, std::memory_order_relaxed);
   }
 }
@@ -143,21 +145,25 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // rate comes from another machine, and going wide on it cost small sizes most.
   const bool go_wide = learned_serial > 0 && wide < serial * (1.0 - kWidthTieTolerance);
   const std::uint32_t region = cell.regions.fetch_add(1, std::memory_order_relaxed);
-  // Re-running the slower arm costs (ratio - 1) of a region each time: its period keeps that
-  // under kExploreShare of the cell's time.
+  // Re-running the slower arm costs (ratio - 1) of a region for each of its kExploreRun
+  // regions, and switching back up to kSwitchBackRegions more: its period keeps that under
+  // kExploreShare of the cell's time.
   const double ratio = std::max(wide / serial, serial / wide);
-  const double period_for_share = (ratio - 1.0) / kExploreShare;
-  const auto period = !wide_known || learned_serial <= 0 || ratio < kContestedRatio
+  const double period_for_share =
+      ((ratio - 1.0) * kExploreRun + kSwitchBackRegions) / kExploreShare;
+  const auto period = !wide_known || learned_serial <= 0
                           ? kExplorePeriod
                           : static_cast<std::uint32_t>(std::clamp<double>(
                                 period_for_share, kExplorePeriod, kQuietExplorePeriod));
-  const bool explore = region % period == period - 1;
+  const bool explore = region % period >= period - kExploreRun;
   plan.width = go_wide != explore ? wide_width : 1;
   if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
-  // Every wide region is timed (the join already reads the clock); an inline one every
-  // kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads stay off most
-  // small calls.
-  plan.timed = plan.width > 1 || learned_serial <= 0 || region % kTimedInlineEvery == 0;
+  const auto width = static_cast<std::uint32_t>(plan.width);
+  plan.switched = cell.last_width.exchange(width, std::memory_order_relaxed) != width;
+  // Every wide region is timed (the join already reads the clock); an inline one when it
+  // explores, every kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads
+  // stay off most small calls.
+  plan.timed = plan.width > 1 || learned_serial <= 0 || explore || region % kTimedInlineEvery == 0;
   return plan;
 }
 
@@ -170,6 +176,7 @@ void record_region(const RegionPlan& plan, double wall_ns) {
   Cell& cell = g_cells[plan.cell];
   const std::uint32_t arm = plan.width == 1 ? 1U : 2U;
   if ((cell.warmed.fetch_or(arm, std::memory_order_relaxed) & arm) == 0) return;
+  if (plan.switched) return;
   const double rate = wall_ns / plan.flops;
   if (plan.width == 1) {
     learn(cell.serial, rate);

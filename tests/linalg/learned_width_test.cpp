@@ -58,6 +58,20 @@ class LearnedWidth : public ::testing::Test {
     }
     return wide;
   }
+  // feed_switching(): feed(), but an inline region right after a wide one takes
+  // inline_after_wide_ns (C's lines are in the other core's cache); returns how many ran wide.
+  int feed_switching(int regions, double inline_ns, double inline_after_wide_ns, double wide_ns) {
+    int wide = 0;
+    std::size_t last_width = 1;
+    for (int i = 0; i < regions; ++i) {
+      const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+      wide += plan.width > 1 ? 1 : 0;
+      const double inline_time = last_width > 1 ? inline_after_wide_ns : inline_ns;
+      if (plan.timed) record_region(plan, plan.width > 1 ? wide_ns : inline_time);
+      last_width = plan.width;
+    }
+    return wide;
+  }
   std::unique_ptr<team::Pool> pool_;
   std::unique_ptr<team::Team> team_;
   Exec exec_;
@@ -127,6 +141,30 @@ TEST_F(LearnedWidth, TheDecisionFollowsAChange) {
   feed(200, serial, 0.55 * serial);
   feed(2000, serial, 3 * serial);  // the machine got busy: wide regions now lose
   EXPECT_LE(feed(200, serial, 3 * serial), 10);
+}
+
+TEST_F(LearnedWidth, TheRegionAfterASwitchDoesNotTeachTheRate) {
+  // dgemm 64 x 64 x 64 at 2 threads: inline 4.9 us in a row but 7.0 us right after a wide
+  // region, wide 5.5 us. Learned from the regions right after a switch, inline looked slower
+  // than wide and the class ran wide, at 0.91x the 1-thread process.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 0.55 * serial);  // wide first: the inline arm is then only explored
+  feed_switching(2000, serial, 1.45 * serial, 1.12 * serial);
+  EXPECT_LE(feed_switching(400, serial, 1.45 * serial, 1.12 * serial), 40)
+      << "inline in a row is the faster arm";
+}
+
+TEST_F(LearnedWidth, ExploringTheSlowerArmCostsAtMostItsShare) {
+  // Re-running the slower arm of a close call every 16th region, with the switch back, cost
+  // dgemm 64 x 64 x 64 ~4 % at 2 threads; the period now keeps it under kExploreShare.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed_switching(400, serial, 1.45 * serial, 1.12 * serial);
+  const int regions = 4000;
+  const int wide = feed_switching(regions, serial, 1.45 * serial, 1.12 * serial);
+  const double cost = wide * 0.12 + wide / 2.0 * 0.45;  // in regions: the explored wide ones
+                                                          // and the switches back
+  EXPECT_LE(cost, 1.5 * kExploreShare * regions);
+  EXPECT_GE(wide, 10) << "the slower arm is still re-measured";
 }
 
 TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {

@@ -85,9 +85,17 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //    and kLearnCeilingNs (where the choice is close), the ns per flop that inline and wide runs
 //    of this kind and size class (a power of two of flops) actually took, an average over
 //    recent regions. The arm not chosen is re-run now and then so that both stay current:
-//    every kExplorePeriod-th region while the two are within kContestedRatio of each other,
-//    otherwise rarely enough that re-running the slower arm costs at most kExploreShare of the
-//    time (at most every kQuietExplorePeriod-th region). Below the floor (where a section of
+//    kExploreRun regions in a row, every kExplorePeriod regions until both rates are known,
+//    then rarely enough that re-running the slower arm and switching back cost at most
+//    kExploreShare of the time (at least every kQuietExplorePeriod-th region). The first
+//    region after the width of its cell changed is not learned: it pays for the switch (C's
+//    lines in the other core's cache, a parked member's wake), which the arm run in a row does
+//    not. Measured, dgemm 64 x 64 x 64 at 2 threads (2-vCPU AMD EPYC Zen 5 VM, `small_gemm`,
+//    regions logged by a temporary build): inline 4.9 us in a row, 7.0 us right after a wide
+//    one; wide 5.5 in a row, 6.0 after an inline one. Learned from the switches, inline
+//    looked slower than wide and width 2 ran at 0.91x the 1-thread process; re-running
+//    every 16th region, the switches alone cost ~4 % (docs/gemm.md, "The width a region runs
+//    at"). Below the floor (where a section of
 //    the measured cost cannot pay: serial < 2 x cost) a region runs inline untimed, so the
 //    small-call path pays nothing; above the ceiling the model's width is taken, because there
 //    a section costs a negligible fraction on any machine.
@@ -101,8 +109,9 @@ enum class RegionKind : unsigned char { gemm, trsm, syrk, gemm_batch };
 inline constexpr double kLearnFloorCosts = 2.0;
 inline constexpr double kLearnCeilingNs = 250e3;
 inline constexpr unsigned kExplorePeriod = 16;
+inline constexpr unsigned kExploreRun = 2;
+inline constexpr double kSwitchBackRegions = 1.0;
 inline constexpr unsigned kQuietExplorePeriod = 4096;
-inline constexpr double kContestedRatio = 1.5;
 inline constexpr double kExploreShare = 0.02;
 
 // RegionPlan: the decision, and what record_region() needs to learn from the region's time.
@@ -111,6 +120,7 @@ struct RegionPlan {
   double flops = 0;
   double must_beat_ns = 0;  // the inline time a wide run is judged against (the penalty)
   bool timed = false;       // the caller times the region and calls record_region()
+  bool switched = false;    // the cell's last region ran at another width: not learned
   unsigned cell = 0;        // the learned rates' cell
   std::uint64_t leader_wait_at_plan_ns = 0;  // team::leader_wait_ns() when planned wide
 };
