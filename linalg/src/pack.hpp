@@ -96,6 +96,30 @@ void pack_a_panels(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T
   pack_panels<Isa, T, MR>(kc, mc, a, cs, rs, dst);
 }
 
+// pack_a_transposing(): pack_a_panels() where op(A) is a transposed column-major A (cs == 1:
+// each row of op(A) contiguous, a leading dimension apart). A full panel is then the
+// transpose of its MR rows into an MR x kc column-major block of leading dimension MR, which
+// is the panel format: `copy_transposed` (the ISA's CopyTransposed: register transposes,
+// whole-vector stores) does it. The element loop it replaces wrote one value per step, MR
+// apart (dgemm TN 2048 x 16 x 16 and the like; docs/gemm.md, "Packing order"). The last,
+// partial panel takes the element path, which zero-fills its rows past mc.
+template <class Isa, class T, int MR, class CopyTransposed>
+void pack_a_transposing(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T* dst,
+                        CopyTransposed copy_transposed) {
+  if (cs != 1 || rs == 1) {
+    pack_a_panels<Isa, T, MR>(mc, kc, a, rs, cs, dst);
+    return;
+  }
+  const index_t full = mc / MR * MR;
+  for (index_t i0 = 0; i0 < full; i0 += MR) {
+    copy_transposed(MR, kc, a + i0 * rs, rs, dst, MR);
+    dst += MR * kc;
+  }
+  if (full < mc) {
+    pack_a_panels<Isa, T, MR>(mc - full, kc, a + full * rs, rs, cs, dst);
+  }
+}
+
 // pack_b_panels(): element (p, j) at b[p*rs + j*cs]; dst gets ceil(nc/NR) panels, each kc
 // rows of NR values, columns past nc zero.
 template <class Isa, class T, int NR>

@@ -38,6 +38,11 @@ struct Ops {
 constexpr int kMr = 8;
 constexpr int kNr = 6;
 
+// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
+void pack_a(index_t mc, index_t kc, const double* a, index_t rs, index_t cs, double* dst) {
+  pack_a_transposing<Ops, double, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_d);
+}
+
 }  // namespace
 
 KernelFns<double> avx2_kernels_d8x6() {
@@ -50,7 +55,7 @@ KernelFns<double> avx2_kernels_d8x6() {
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.copy_transposed = &transpose_copy_d;
-  fns.pack_a = &pack_a_panels<Ops, double, kMr>;
+  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b_panels<Ops, double, kNr>;
   return fns;
 }

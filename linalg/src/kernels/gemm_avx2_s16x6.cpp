@@ -37,6 +37,11 @@ struct Ops {
 constexpr int kMr = 16;
 constexpr int kNr = 6;
 
+// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
+void pack_a(index_t mc, index_t kc, const float* a, index_t rs, index_t cs, float* dst) {
+  pack_a_transposing<Ops, float, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_s);
+}
+
 }  // namespace
 
 KernelFns<float> avx2_kernels_s16x6() {
@@ -49,7 +54,7 @@ KernelFns<float> avx2_kernels_s16x6() {
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.copy_transposed = &transpose_copy_s;
-  fns.pack_a = &pack_a_panels<Ops, float, kMr>;
+  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b_panels<Ops, float, kNr>;
   return fns;
 }

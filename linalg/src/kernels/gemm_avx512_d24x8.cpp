@@ -95,6 +95,11 @@ void pack_b(index_t kc, index_t nc, const double* b, index_t rs, index_t cs, dou
   pack_b_transposed<Ops, double, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
+// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
+void pack_a(index_t mc, index_t kc, const double* a, index_t rs, index_t cs, double* dst) {
+  pack_a_transposing<Ops, double, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_d);
+}
+
 }  // namespace
 
 KernelFns<double> avx512_kernels_d24x8() {
@@ -108,7 +113,7 @@ KernelFns<double> avx512_kernels_d24x8() {
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.copy_transposed = &transpose_copy_d;
-  fns.pack_a = &pack_a_panels<Ops, double, kMr>;
+  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b;
   return fns;
 }

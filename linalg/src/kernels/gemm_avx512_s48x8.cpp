@@ -103,6 +103,11 @@ void pack_b(index_t kc, index_t nc, const float* b, index_t rs, index_t cs, floa
   pack_b_transposed<Ops, float, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
+// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
+void pack_a(index_t mc, index_t kc, const float* a, index_t rs, index_t cs, float* dst) {
+  pack_a_transposing<Ops, float, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_s);
+}
+
 }  // namespace
 
 KernelFns<float> avx512_kernels_s48x8() {
@@ -116,7 +121,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.copy_transposed = &transpose_copy_s;
-  fns.pack_a = &pack_a_panels<Ops, float, kMr>;
+  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b;
   return fns;
 }
