@@ -161,8 +161,8 @@ TEST_F(LearnedWidth, ExploringTheSlowerArmCostsAtMostItsShare) {
   feed_switching(400, serial, 1.45 * serial, 1.12 * serial);
   const int regions = 4000;
   const int wide = feed_switching(regions, serial, 1.45 * serial, 1.12 * serial);
-  const double cost = wide * 0.12 + wide / 2.0 * 0.45;  // in regions: the explored wide ones
-                                                          // and the switches back
+  // In regions: the explored wide ones, and the switch back after each run of two.
+  const double cost = wide * 0.12 + wide / 2.0 * 0.45;
   EXPECT_LE(cost, 1.5 * kExploreShare * regions);
   EXPECT_GE(wide, 10) << "the slower arm is still re-measured";
 }
