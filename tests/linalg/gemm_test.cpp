@@ -365,6 +365,32 @@ void blocking_boundaries() {
   }
 }
 
+// A tall op(A) against a narrow op(B) with a short k: the A blocks sized to half of L1 (many
+// of them, a partial panel at the end) and a transposed A packed by register transposes.
+template <class T>
+void tall_times_narrow() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(11);
+    for (index_t m : {1000, 2053}) {
+      for (index_t n : {1, 8, 17, 129}) {
+        for (index_t k : {16, 63}) {
+          for (Op op_a : {Op::none, Op::transpose}) {
+            const Op op_b = n % 2 == 0 ? Op::transpose : Op::none;
+            check_case<T>(Case{m, n, k, op_a, op_b, Layout::col_major, Layout::col_major,
+                               Layout::col_major, n == 17 ? 3 : 0, 1.0, n == 8 ? 0.0 : 0.5},
+                          rng);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Gemm, TallTimesNarrowDouble) { tall_times_narrow<double>(); }
+TEST(Gemm, TallTimesNarrowFloat) { tall_times_narrow<float>(); }
+
 TEST(Gemm, BlockingBoundariesDouble) { blocking_boundaries<double>(); }
 TEST(Gemm, BlockingBoundariesFloat) { blocking_boundaries<float>(); }
 
