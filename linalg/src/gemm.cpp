@@ -99,9 +99,10 @@ void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, c
 // mc x kc budget: a 384-row block at k = 128 lost 3 % on ScaLAPACK's 1500 x 32 x 128 strips
 // on the Zen 3 VM (L2 512 KiB; docs/gemm.md, "Blocking").
 // A short block against at most kL1BlockStrips strips of B (ncb <= 16 NR: a tall A times a
-// narrow B) stays within half of L1 instead: its packing then writes lines that are in L1 and that
-// the kernel reads back from there, where a block of half L2, pushed out by the stream of A
-// through L2, missed on the stores of its packing (docs/gemm.md, "Blocking").
+// narrow B) stays within half of L1 instead: its packing then writes lines that are in L1,
+// and the kernel reads them back from there, where a block of half L2, pushed out by the
+// stream of A through L2, missed on the stores of its packing. 16 strips: an L1 block for
+// every B lost 2-4 % on wide ones (docs/gemm.md, "Blocking").
 constexpr index_t kL1BlockStrips = 16;
 
 template <class T>

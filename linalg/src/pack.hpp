@@ -46,8 +46,10 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
         __builtin_prefetch(ahead + count - 1);
       }
       for (index_t e0 = 0; e0 < full; e0 += W) {
-        // A copy of a constant size, so the compiler emits the file's widest vector moves
-        // (an element loop stayed scalar: it could not rule out that out and run overlap).
+        // Copies of a constant size (32 bytes), which the compiler emits as vector moves: the
+        // element loop before stayed scalar, as GCC could not rule out that out and run
+        // overlap (docs/gemm.md, "Blocking": the packing of a tall A; 64-byte moves measured
+        // the same).
         constexpr int kPiece = 32 / static_cast<int>(sizeof(T));
         if constexpr (W % kPiece == 0) {
 #pragma GCC unroll 16

@@ -159,7 +159,9 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   plan.width = go_wide != explore ? wide_width : 1;
   if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   const auto width = static_cast<std::uint32_t>(plan.width);
-  plan.switched = cell.last_width.exchange(width, std::memory_order_relaxed) != width;
+  // A load and, on a switch only, a store: no read-modify-write on the common path.
+  plan.switched = cell.last_width.load(std::memory_order_relaxed) != width;
+  if (plan.switched) cell.last_width.store(width, std::memory_order_relaxed);
   // Every wide region is timed (the join already reads the clock); an inline one when it
   // explores, every kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads
   // stay off most small calls.

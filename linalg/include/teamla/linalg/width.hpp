@@ -95,10 +95,10 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //    one; wide 5.5 in a row, 6.0 after an inline one. Learned from the switches, inline
 //    looked slower than wide and width 2 ran at 0.91x the 1-thread process; re-running
 //    every 16th region, the switches alone cost ~4 % (docs/gemm.md, "The width a region runs
-//    at"). Below the floor (where a section of
-//    the measured cost cannot pay: serial < 2 x cost) a region runs inline untimed, so the
-//    small-call path pays nothing; above the ceiling the model's width is taken, because there
-//    a section costs a negligible fraction on any machine.
+//    at"). Below the floor (where a section of the measured cost cannot pay: serial < 2 x
+//    cost) a region runs inline untimed, so the small-call path pays nothing; above the
+//    ceiling the model's width is taken, because there a section costs a negligible fraction
+//    on any machine.
 // Measured, 2-vCPU AMD EPYC (Zen 3) VM, gemm_bench_teamla: the model alone (a serial rate from
 // another machine) chose width 2 at n = 32-64 where it ran at 0.6-0.9x width 1 (docs/gemm.md).
 
