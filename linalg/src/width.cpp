@@ -171,6 +171,7 @@ bool detail::section_observation() { return g_observe.load(std::memory_order_rel
 void detail::set_section_observation(bool enabled) {
   g_observe.store(enabled, std::memory_order_relaxed);
   reset_learned_rates();
+  set_wide_explore_gap_ns(kWideExploreGapNs);
   g_penalty_ns.store(0.0, std::memory_order_relaxed);
   g_loss_bits.store(0, std::memory_order_relaxed);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace teamla::linalg::detail {
 
@@ -24,5 +25,9 @@ bool section_observation();
 
 // reset_learned_rates() forgets every learned rate (tests).
 void reset_learned_rates();
+
+// set_wide_explore_gap_ns() replaces kWideExploreGapNs (tests that feed regions faster than
+// it; set_section_observation() restores the default).
+void set_wide_explore_gap_ns(std::uint64_t gap_ns);
 
 }  // namespace teamla::linalg::detail

@@ -30,6 +30,10 @@ struct Cell {
   std::atomic<std::uint32_t> wide_width{0};
   std::atomic<std::uint32_t> regions{0};
   std::atomic<std::uint32_t> last_width{0};  // the width the cell's last region was planned at
+  // While inline is the faster arm: when the wide arm was last re-run, and whether the current
+  // run of kExploreRun regions may go wide (kWideExploreGapNs).
+  std::atomic<std::uint64_t> wide_explored_ns{0};
+  std::atomic<bool> wide_explore_due{false};
   // Bit 0 (inline) and bit 1 (wide): the arm's first timed region has been seen. That one is
   // not learned: it pays for first touches (the workspace's pages, cold caches). Measured:
   // 2048 x 16 x 16 dgemm's first inline region took 1.0 ms against 23 us after; learned, it put
@@ -41,6 +45,7 @@ constexpr unsigned kKinds = 4;     // RegionKind's values
 constexpr unsigned kScalars = 2;   // double, float
 constexpr unsigned kClasses = 48;  // floor(log2(flops))
 std::array<Cell, kKinds * kScalars * kClasses> g_cells;
+std::atomic<std::uint64_t> g_wide_explore_gap_ns{kWideExploreGapNs};
 
 unsigned cell_index(RegionKind kind, std::size_t scalar_bytes, double flops) {
   const int log2 = flops >= 1 ? std::ilogb(flops) : 0;
@@ -62,6 +67,10 @@ void learn(std::atomic<float>& rate, double sample) {
 
 }  // namespace
 
+void detail::set_wide_explore_gap_ns(std::uint64_t gap_ns) {
+  g_wide_explore_gap_ns.store(gap_ns, std::memory_order_relaxed);
+}
+
 void detail::reset_learned_rates() {
   for (Cell& cell : g_cells) {
     cell.serial.store(0, std::memory_order_relaxed);
@@ -69,6 +78,8 @@ void detail::reset_learned_rates() {
     cell.wide_width.store(0, std::memory_order_relaxed);
     cell.regions.store(0, std::memory_order_relaxed);
     cell.last_width.store(0, std::memory_order_relaxed);
+    cell.wide_explored_ns.store(0, std::memory_order_relaxed);
+    cell.wide_explore_due.store(false, std::memory_order_relaxed);
     cell.warmed.store(0, std::memory_order_relaxed);
   }
 }
@@ -155,7 +166,20 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
                           ? kExplorePeriod
                           : static_cast<std::uint32_t>(std::clamp<double>(
                                 period_for_share, kExplorePeriod, kQuietExplorePeriod));
-  const bool explore = region % period >= period - kExploreRun;
+  const std::uint32_t phase = region % period;
+  bool explore = phase >= period - kExploreRun;
+  if (explore && !go_wide && wide_known) {
+    // Re-running the wide arm wakes the members: at most every wide_explore_gap_ns(), decided
+    // by the run's first region for the whole run.
+    if (phase == period - kExploreRun) {
+      const std::uint64_t now = team::monotonic_ns();
+      const bool due = now - cell.wide_explored_ns.load(std::memory_order_relaxed) >=
+                       g_wide_explore_gap_ns.load(std::memory_order_relaxed);
+      if (due) cell.wide_explored_ns.store(now, std::memory_order_relaxed);
+      cell.wide_explore_due.store(due, std::memory_order_relaxed);
+    }
+    explore = cell.wide_explore_due.load(std::memory_order_relaxed);
+  }
   plan.width = go_wide != explore ? wide_width : 1;
   if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   const auto width = static_cast<std::uint32_t>(plan.width);

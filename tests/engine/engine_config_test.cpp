@@ -157,13 +157,23 @@ TEST(EngineModes, SerialModeNeverStartsAThreadHeldStartsItsPoolOnce) {
     // staged: each call's new Pool takes the workers the previous call's Pool handed back.
     CpuEngine per_call(EngineConfig{.threads = 4, .mode = Mode::per_call});
     EXPECT_EQ(threads_in_process(), before);
+    // What the engine counted, printed with each failure (this test failed once under
+    // ctest -j2 without saying which count was off).
+    const auto tallies = [&per_call] {
+      const EngineCounters n = per_call.counters();
+      return " (pools built " + std::to_string(n.pools_built) + ", reused " +
+             std::to_string(n.pools_reused) + ", threads refused " +
+             std::to_string(n.threads_unavailable) + ")";
+    };
     per_call.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
-    EXPECT_EQ(threads_in_process(), before + 3) << "handed back, parked for the next call";
+    EXPECT_EQ(threads_in_process(), before + 3)
+        << "handed back, parked for the next call" << tallies();
     for (int call = 0; call < 5; ++call) {
       per_call.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
     }
-    EXPECT_EQ(threads_in_process(), before + 3) << "every later call reuses the same workers";
-    EXPECT_EQ(per_call.counters().pools_built, 6u) << "still a new Pool per call";
+    EXPECT_EQ(threads_in_process(), before + 3)
+        << "every later call reuses the same workers" << tallies();
+    EXPECT_EQ(per_call.counters().pools_built, 6u) << "still a new Pool per call" << tallies();
   }
 }
 

@@ -33,6 +33,9 @@ class LearnedWidth : public ::testing::Test {
   void SetUp() override {
     if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
     detail::set_section_observation(true);  // also forgets every learned rate
+    // The regions here are fed faster than kWideExploreGapNs: without the gap, so that the
+    // wide arm is re-run as often as its share allows (WideArmIsReRunAtMostEveryGap has it).
+    detail::set_wide_explore_gap_ns(0);
     pool_ = team::Pool::builder().threads(2).build();
     team_ = std::make_unique<team::Team>(pool_->acquire(2));
     exec_.team = team_.get();
@@ -165,6 +168,25 @@ TEST_F(LearnedWidth, ExploringTheSlowerArmCostsAtMostItsShare) {
   const double cost = wide * 0.12 + wide / 2.0 * 0.45;
   EXPECT_LE(cost, 1.5 * kExploreShare * regions);
   EXPECT_GE(wide, 10) << "the slower arm is still re-measured";
+}
+
+TEST_F(LearnedWidth, WideArmIsReRunAtMostEveryGap) {
+  // Each re-run of the wide arm wakes the members, who then spin through their budget: re-run
+  // every ~50 regions of 2.5 us, dgemm 48 x 48 x 48 at 2 threads kept a member spinning
+  // without pause while every other region ran inline.
+  detail::set_wide_explore_gap_ns(kWideExploreGapNs);
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
+  std::this_thread::sleep_for(std::chrono::nanoseconds(kWideExploreGapNs));
+  const auto start = std::chrono::steady_clock::now();
+  const int wide = feed(4000, serial, 3 * serial);
+  const auto took = std::chrono::steady_clock::now() - start;
+  if (took >= std::chrono::nanoseconds(kWideExploreGapNs)) {
+    GTEST_SKIP() << "4000 regions took longer than the gap here";
+  }
+  EXPECT_EQ(wide, static_cast<int>(kExploreRun)) << "one run of the wide arm within the gap";
+  std::this_thread::sleep_for(std::chrono::nanoseconds(kWideExploreGapNs));
+  EXPECT_GE(feed(400, serial, 3 * serial), 1) << "and again once the gap has passed";
 }
 
 TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {

@@ -113,6 +113,12 @@ inline constexpr unsigned kExploreRun = 2;
 inline constexpr double kSwitchBackRegions = 1.0;
 inline constexpr unsigned kQuietExplorePeriod = 4096;
 inline constexpr double kExploreShare = 0.02;
+// kWideExploreGapNs: while inline is the faster arm, the wide arm is re-run at most this
+// often. Each wide region wakes the members, who then spin through their budget (20 ms,
+// docs/waits.md): re-run every ~50 regions, a class of short regions kept a member spinning
+// without pause beside a caller that ran everything inline (dgemm 48 x 48 x 48 at 2 threads:
+// 3.3 s of CPU per 1.7 s of wall time; docs/gemm.md, "The width a region runs at").
+inline constexpr std::uint64_t kWideExploreGapNs = 100'000'000;
 
 // RegionPlan: the decision, and what record_region() needs to learn from the region's time.
 struct RegionPlan {
