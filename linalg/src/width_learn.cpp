@@ -169,7 +169,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   const std::uint32_t phase = region % period;
   bool explore = phase >= period - kExploreRun;
   if (explore && !go_wide && wide_known) {
-    // Re-running the wide arm wakes the members: at most every wide_explore_gap_ns(), decided
+    // Re-running the wide arm wakes the members: at most every kWideExploreGapNs, decided
     // by the run's first region for the whole run.
     if (phase == period - kExploreRun) {
       const std::uint64_t now = team::monotonic_ns();
