@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
-//   small_gemm --library PATH [--benchmark_filter=...] [--benchmark_format=json] ...
+//   small_gemm --library PATH [--offset BYTES] [--benchmark_filter=...] [--benchmark_format=json]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
@@ -9,10 +9,16 @@
 // per type, transpose pair and shape: square n = 1..64, and the non-square shapes of small-call
 // workloads, m = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall
 // block times a small one). The time per iteration is the time of one call; the "flops" counter
-// is its rate. Operands are column-major with ld = rows, filled once before timing.
+// is its rate. Operands are column-major with ld = rows, filled once before timing, each
+// starting --offset bytes (default 0) past a 64-byte boundary: placed by the driver, not left
+// where malloc puts them, because there the offset depended on the allocations made before
+// (each library's own, and the filter's), so two arms ran on differently aligned operands, and
+// a line-straddling operand changes a small call's rate by up to a third.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -29,13 +35,33 @@ struct Shape {
   int m, n, k;
 };
 
+// Placed: a matrix's values copied to `offset` bytes past a 64-byte boundary.
+template <class T>
+class Placed {
+ public:
+  Placed(const std::vector<T>& values, std::size_t offset)
+      : storage_(values.size() + (offset + 128) / sizeof(T)) {
+    auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
+    at = (at + 63) / 64 * 64 + offset;
+    data_ = reinterpret_cast<T*>(at);
+    std::copy(values.begin(), values.end(), data_);
+  }
+  T* data() { return data_; }
+
+ private:
+  std::vector<T> storage_;
+  T* data_;
+};
+
+std::size_t g_offset = 0;  // --offset
+
 template <class T>
 void time_calls(benchmark::State& state, Gemm<T> gemm, char ta, char tb, Shape s) {
   const int lda = ta == 'N' ? s.m : s.k;
   const int ldb = tb == 'N' ? s.k : s.n;
-  const std::vector<T> a = teamla::bench::random_matrix<T>(s.m, s.k, 1);
-  const std::vector<T> b = teamla::bench::random_matrix<T>(s.k, s.n, 2);
-  std::vector<T> c = teamla::bench::random_matrix<T>(s.m, s.n, 3);
+  Placed<T> a(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset);
+  Placed<T> b(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset);
+  Placed<T> c(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset);
   const T alpha = 1;
   const T beta = 1;  // C += A B: the common update, C read and written
   for (auto _ : state) {
@@ -77,9 +103,17 @@ void register_type(void* library, const char* symbol, const char* prefix) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (argc != 3 || std::string(argv[1]) != "--library") {
-    std::fprintf(stderr, "usage: small_gemm --library PATH [--benchmark_* options]\n");
+  const bool offset_given = argc == 5 && std::string(argv[3]) == "--offset";
+  if ((argc != 3 && !offset_given) || std::string(argv[1]) != "--library") {
+    std::fprintf(stderr, "usage: small_gemm --library PATH [--offset BYTES] [--benchmark_* ...]\n");
     return 2;
+  }
+  if (offset_given) {
+    g_offset = std::stoul(argv[4]);
+    if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
+      std::fprintf(stderr, "small_gemm: --offset takes a multiple of 8 below 64\n");
+      return 2;
+    }
   }
   void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {

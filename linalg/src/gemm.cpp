@@ -394,12 +394,23 @@ template <class T>
 constexpr index_t kDotDepth = 32 / sizeof(T);  // 4 for double, 8 for float (twice the lanes)
 template <class T>
 constexpr index_t kDotMaxSide = sizeof(T) == 8 ? 48 : 64;
+// kDotDepthPastCopy: where op(A) is past the stack copy (more than kStackTransposeElems), the
+// alternative is the packed path, and dot products win from k = 3 max(m, n) for both types
+// (GF/s dot / packed, operands on a 64-byte line / 16 bytes past one: float 32x32x160 160 / 78
+// and 142 / 77, 40x40x120 134 / 87 and 123 / 89, 64x64x192 172 / 129 and 153 / 126; double
+// 40x40x120 92 / 66 and 85 / 64). Below 3 it is mixed: float 48x48x100 106 / 144, double
+// 48x48x128 86 / 78 (docs/gemm.md, "Dot products").
+constexpr index_t kDotDepthPastCopy = 3;
 
 template <class T>
 bool uses_dot_products(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
                        index_t k) {
-  return ks.fns.dot != nullptr && a.cs == 1 && !a.lower_symmetric && b.rs == 1 &&
-         m <= kDotMaxSide<T> && n <= kDotMaxSide<T> && k >= kDotDepth<T> * std::max(m, n);
+  if (ks.fns.dot == nullptr || a.cs != 1 || a.lower_symmetric || b.rs != 1 || m > kDotMaxSide<T> ||
+      n > kDotMaxSide<T>) {
+    return false;
+  }
+  const index_t depth = transposes_a_on_stack(ks, a, b, m, n, k) ? kDotDepth<T> : kDotDepthPastCopy;
+  return k >= depth * std::max(m, n);
 }
 
 // gemm_a_on_stack(): op(A) copied into a column-major tile on this thread's stack, then

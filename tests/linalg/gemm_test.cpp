@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -266,6 +267,60 @@ void deep_transposed_sweep() {
 
 TEST(GemmSmall, DeepTransposedProductsDouble) { deep_transposed_sweep<double>(); }
 TEST(GemmSmall, DeepTransposedProductsFloat) { deep_transposed_sweep<float>(); }
+
+// The dot products start with the elements before op(A)'s first row reaches a vector
+// boundary: op(A) and B at every element offset from a 64-byte boundary, with k below, at and
+// past that head (a k that ends inside the head, a loop right after it, a masked tail after
+// the loop), on every ISA.
+template <class T>
+void deep_transposed_at_every_offset() {
+  OverrideGuard guard;
+  constexpr index_t kPerLine = 64 / sizeof(T);
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    std::mt19937_64 rng(31);
+    for (index_t offset = 0; offset < kPerLine; ++offset) {
+      for (index_t m : {1, 4, 5}) {
+        for (index_t k : {4, 7, 9, 16, 17, 31, 100, 257}) {
+          const index_t n = m == 1 ? 1 : 3;  // k >= kDotDepth x max(m, n): 4 (8) x 1 from k = 4
+          // One 64-byte-aligned allocation holds A (k x m) and then B (k x n), each at `offset`
+          // elements from a line, B's offset shifted by one so that the two differ.
+          const index_t a_at = offset;
+          const index_t b_at =
+              (a_at + k * m + kPerLine - 1) / kPerLine * kPerLine + (offset + 1) % kPerLine;
+          std::vector<T> storage(static_cast<std::size_t>(b_at + k * n + kPerLine));
+          test::fill_random(storage, rng);
+          T* base = storage.data();
+          while (reinterpret_cast<std::uintptr_t>(base) % 64 != 0) ++base;
+          ASSERT_LE(base + b_at + k * n, storage.data() + storage.size());
+          const auto a = col_major<const T>(base + a_at, k, m);
+          const auto b = col_major<const T>(base + b_at, k, n);
+          std::vector<T> c(static_cast<std::size_t>(m * n));
+          test::fill_random(c, rng);
+          std::vector<T> expected = c;
+          std::vector<long double> mag;
+          naive_gemm<T>(Op::transpose, Op::none, T(1.5), a, b, T(0.5),
+                        col_major(expected.data(), m, n), &mag);
+          Exec exec;
+          gemm<T>(Op::transpose, Op::none, T(1.5), a, b, T(0.5), col_major(c.data(), m, n), exec);
+          for (std::size_t x = 0; x < c.size(); ++x) {
+            ASSERT_LE(std::fabs(static_cast<long double>(c[x]) - expected[x]),
+                      test::error_bound<T>(k, mag[x]))
+                << "offset " << offset << " m " << m << " k " << k << " element " << x << " isa "
+                << active_isa();
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmSmall, DeepTransposedProductsAtEveryOffsetDouble) {
+  deep_transposed_at_every_offset<double>();
+}
+TEST(GemmSmall, DeepTransposedProductsAtEveryOffsetFloat) {
+  deep_transposed_at_every_offset<float>();
+}
 
 // NaN in C with beta = 0 never reaches the result on the small paths either.
 template <class T>

@@ -25,6 +25,7 @@ struct Ops {
   static V zero() { return _mm512_setzero_pd(); }
   static V load(const T* p) { return _mm512_loadu_pd(p); }
   static V load_masked(const T* p, Mask m) { return _mm512_maskz_loadu_pd(m, p); }
+  static V load_masked_into(V v, const T* p, Mask m) { return _mm512_mask_loadu_pd(v, m, p); }
   static V broadcast(const T* p) { return _mm512_set1_pd(*p); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
   static V mul(V a, V b) { return _mm512_mul_pd(a, b); }

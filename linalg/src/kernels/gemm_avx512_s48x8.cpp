@@ -39,6 +39,7 @@ struct Ops {
   static V zero() { return _mm512_setzero_ps(); }
   static V load(const T* p) { return _mm512_loadu_ps(p); }
   static V load_masked(const T* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
+  static V load_masked_into(V v, const T* p, Mask m) { return _mm512_mask_loadu_ps(v, m, p); }
   static V broadcast(const T* p) { return _mm512_set1_ps(*p); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
