@@ -16,7 +16,7 @@ endif()
 # The small-call benches run and report (one tiny shape each): form only, never speed.
 if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
   add_test(NAME bench_smoke_small_gemm
-    COMMAND small_gemm --library $<TARGET_FILE:teamla_blas> --benchmark_filter=gemm_NN/4x4x4
+    COMMAND small_gemm --library $<TARGET_FILE:teamla_blas> --offset 16 --benchmark_filter=gemm_NN/4x4x4
             --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_small_gemm PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "dgemm_NN/4x4x4.*sgemm_NN/4x4x4")
