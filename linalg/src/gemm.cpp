@@ -396,10 +396,9 @@ template <class T>
 constexpr index_t kDotMaxSide = sizeof(T) == 8 ? 48 : 64;
 // kDotDepthPastCopy: where op(A) is past the stack copy (more than kStackTransposeElems), the
 // alternative is the packed path, and dot products win from k = 3 max(m, n) for both types
-// (GF/s dot / packed, operands on a 64-byte line / 16 bytes past one: float 32x32x160 160 / 78
-// and 142 / 77, 40x40x120 134 / 87 and 123 / 89, 64x64x192 172 / 129 and 153 / 126; double
-// 40x40x120 92 / 66 and 85 / 64). Below 3 it is mixed: float 48x48x100 106 / 144, double
-// 48x48x128 86 / 78 (docs/gemm.md, "Dot products").
+// (GF/s dot / packed, operands on a 64-byte line: float 32x32x160 160 / 78, 40x40x120
+// 134 / 87, 64x64x192 172 / 129; double 40x40x120 92 / 66). Below 3 it is mixed: float
+// 48x48x100 106 / 144, double 48x48x128 86 / 78 (docs/gemm.md, "Dot products").
 constexpr index_t kDotDepthPastCopy = 3;
 
 template <class T>

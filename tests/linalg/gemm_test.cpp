@@ -268,10 +268,9 @@ void deep_transposed_sweep() {
 TEST(GemmSmall, DeepTransposedProductsDouble) { deep_transposed_sweep<double>(); }
 TEST(GemmSmall, DeepTransposedProductsFloat) { deep_transposed_sweep<float>(); }
 
-// The dot products start with the elements before op(A)'s first row reaches a vector
-// boundary: op(A) and B at every element offset from a 64-byte boundary, with k below, at and
-// past that head (a k that ends inside the head, a loop right after it, a masked tail after
-// the loop), on every ISA.
+// The dot products with op(A) and B at every element offset from a 64-byte boundary, k below,
+// at and past one vector (a k inside the masked tail alone, whole vectors, a tail after them),
+// on every ISA.
 template <class T>
 void deep_transposed_at_every_offset() {
   OverrideGuard guard;
