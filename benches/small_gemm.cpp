@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
-//   small_gemm --library PATH [--offset BYTES] [--benchmark_filter=...] [--benchmark_format=json]
+//   small_gemm --library PATH [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
 // count, so each arm is its own process (scripts/bench-small alternates them). One benchmark
 // per type, transpose pair and shape: square n = 1..64, and the non-square shapes of small-call
 // workloads, m = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall
-// block times a small one). The time per iteration is the time of one call; the "flops" counter
+// block times a small one); --shapes replaces that list (the A/Bs of docs/gemm.md's other
+// shapes). The time per iteration is the time of one call; the "flops" counter
 // is its rate. Operands are column-major with ld = rows, filled once before timing, each
 // starting --offset bytes (default 0) past a 64-byte boundary: placed by the driver, not left
 // where malloc puts them, because there the offset depended on the allocations made before
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -73,7 +75,7 @@ void time_calls(benchmark::State& state, Gemm<T> gemm, char ta, char tb, Shape s
       benchmark::Counter(2.0 * s.m * s.n * s.k, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-std::vector<Shape> shapes() {
+std::vector<Shape> default_shapes() {
   std::vector<Shape> list;
   for (int n : {1, 2, 4, 8, 12, 16, 24, 32, 48, 64}) list.push_back({n, n, n});
   list.push_back({16, 16, 256});
@@ -81,15 +83,34 @@ std::vector<Shape> shapes() {
   return list;
 }
 
+// parse_shapes(): "MxNxK,MxNxK,..."; false on anything else or a size below 1.
+bool parse_shapes(const std::string& text, std::vector<Shape>& list) {
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    Shape s{};
+    char tail = 0;
+    if (std::sscanf(text.substr(at, end - at).c_str(), "%dx%dx%d%c", &s.m, &s.n, &s.k, &tail) !=
+            3 ||
+        s.m < 1 || s.n < 1 || s.k < 1) {
+      return false;
+    }
+    list.push_back(s);
+    at = end + 1;
+  }
+  return !list.empty();
+}
+
 template <class T>
-void register_type(void* library, const char* symbol, const char* prefix) {
+void register_type(void* library, const char* symbol, const char* prefix,
+                   const std::vector<Shape>& shapes) {
   auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
   if (gemm == nullptr) {
     std::fprintf(stderr, "small_gemm: the library has no %s\n", symbol);
     return;
   }
   for (const char* trans : {"NN", "TN", "NT"}) {
-    for (const Shape s : shapes()) {
+    for (const Shape s : shapes) {
       const std::string name = std::string(prefix) + "gemm_" + trans + "/" + std::to_string(s.m) +
                                "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
@@ -103,16 +124,30 @@ void register_type(void* library, const char* symbol, const char* prefix) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  const bool offset_given = argc == 5 && std::string(argv[3]) == "--offset";
-  if ((argc != 3 && !offset_given) || std::string(argv[1]) != "--library") {
-    std::fprintf(stderr, "usage: small_gemm --library PATH [--offset BYTES] [--benchmark_* ...]\n");
+  const auto usage = [] {
+    std::fprintf(stderr,
+                 "usage: small_gemm --library PATH [--offset BYTES] [--shapes MxNxK,...] "
+                 "[--benchmark_* ...]\n");
     return 2;
-  }
-  if (offset_given) {
-    g_offset = std::stoul(argv[4]);
-    if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
-      std::fprintf(stderr, "small_gemm: --offset takes a multiple of 8 below 64\n");
-      return 2;
+  };
+  if (argc < 3 || argc % 2 == 0 || std::string(argv[1]) != "--library") return usage();
+  std::vector<Shape> shapes = default_shapes();
+  for (int i = 3; i + 1 < argc; i += 2) {
+    const std::string option = argv[i];
+    if (option == "--offset") {
+      g_offset = std::strtoul(argv[i + 1], nullptr, 10);
+      if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
+        std::fprintf(stderr, "small_gemm: --offset takes a multiple of 8 below 64\n");
+        return 2;
+      }
+    } else if (option == "--shapes") {
+      shapes.clear();
+      if (!parse_shapes(argv[i + 1], shapes)) {
+        std::fprintf(stderr, "small_gemm: --shapes takes MxNxK[,MxNxK...], each at least 1\n");
+        return 2;
+      }
+    } else {
+      return usage();
     }
   }
   void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
@@ -120,8 +155,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "small_gemm: %s\n", dlerror());
     return 1;
   }
-  register_type<double>(library, "dgemm_", "d");
-  register_type<float>(library, "sgemm_", "s");
+  register_type<double>(library, "dgemm_", "d", shapes);
+  register_type<float>(library, "sgemm_", "s", shapes);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

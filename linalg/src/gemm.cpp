@@ -396,9 +396,9 @@ template <class T>
 constexpr index_t kDotMaxSide = sizeof(T) == 8 ? 48 : 64;
 // kDotDepthPastCopy: where op(A) is past the stack copy (more than kStackTransposeElems), the
 // alternative is the packed path, and dot products win from k = 3 max(m, n) for both types
-// (GF/s dot / packed, operands on a 64-byte line: float 32x32x160 160 / 78, 40x40x120
-// 134 / 87, 64x64x192 172 / 129; double 40x40x120 92 / 66). Below 3 it is mixed: float
-// 48x48x100 106 / 144, double 48x48x128 86 / 78 (docs/gemm.md, "Dot products").
+// (GF/s dot / packed, operands 16 bytes past a line: float 32x32x160 128 / 76, 40x40x120
+// 105 / 88; double 40x40x120 70 / 62); below 3 they lose (float 48x48x100 98 / 144, double
+// 48x48x128 64 / 74). docs/gemm.md, "Dot products", has the runs.
 constexpr index_t kDotDepthPastCopy = 3;
 
 template <class T>
