@@ -34,24 +34,24 @@ struct Ops {
   static void store_masked(T* p, V v, Mask m) { _mm512_mask_storeu_pd(p, m, v); }
   static Mask mask_of(int count) { return static_cast<Mask>((1u << count) - 1u); }
   static Mask mask_bits(unsigned bits) { return static_cast<Mask>(bits); }
-  // lane_sums(): lane l is the sum of x[l]'s lanes: three rounds, each adding the two halves
-  // of a two-source permute of a pair (permutex2var, as pack_b: the GCC 12 headers of the
-  // reductions and 256-bit extracts trip -Wmaybe-uninitialized).
+  // lane_sums(): lane l is the sum of x[l]'s lanes, in three rounds of folds, each two
+  // shuffles and an add, as the float kernel's: the first within 128-bit lanes, the other two
+  // across them. Two-source permutes of every lane per fold instead: dgemm TN 16x16x256
+  // 69 / 59 GF/s against 74 / 67 (operands on a line / 16 bytes past one; docs/gemm.md).
   static V lane_sums(const V (&x)[8]) {
-    const auto fold = [](V a, V b, __m512i lo, __m512i hi) {
-      return _mm512_add_pd(_mm512_permutex2var_pd(a, lo, b), _mm512_permutex2var_pd(a, hi, b));
+    const auto in_lanes = [](V a, V b) {  // [a0+a1, b0+b1] per 128-bit lane
+      return _mm512_add_pd(_mm512_mask_shuffle_pd(a, 0xFF, a, b, 0x00),
+                           _mm512_mask_shuffle_pd(a, 0xFF, a, b, 0xFF));
     };
-    const __m512i pair_lo = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);
-    const __m512i pair_hi = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
-    const __m512i quad_lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
-    const __m512i quad_hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-    const __m512i half_lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
-    const __m512i half_hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-    V y[4];
-    for (int q = 0; q < 4; ++q) y[q] = fold(x[2 * q], x[2 * q + 1], pair_lo, pair_hi);
-    const V z0 = fold(y[0], y[1], quad_lo, quad_hi);
-    const V z1 = fold(y[2], y[3], quad_lo, quad_hi);
-    return fold(z0, z1, half_lo, half_hi);
+    const auto across_lanes = [](V a, V b) {  // [a.L0+a.L1, a.L2+a.L3, b.L0+b.L1, b.L2+b.L3]
+      return _mm512_add_pd(_mm512_mask_shuffle_f64x2(a, 0xFF, a, b, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm512_mask_shuffle_f64x2(a, 0xFF, a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    };
+    const V s01 = in_lanes(x[0], x[1]);
+    const V s23 = in_lanes(x[2], x[3]);
+    const V s45 = in_lanes(x[4], x[5]);
+    const V s67 = in_lanes(x[6], x[7]);
+    return across_lanes(across_lanes(s01, s23), across_lanes(s45, s67));
   }
 };
 

@@ -5,9 +5,6 @@
 // memory), with 16 floats per zmm. Packed B is 32 bytes per k step.
 #include <immintrin.h>
 
-#include <array>
-#include <bit>
-
 #include "../isa_dispatch.hpp"
 #include "../pack.hpp"
 #include "transpose_avx2.hpp"
@@ -16,20 +13,6 @@
 
 namespace teamla::linalg::detail {
 namespace {
-
-// fold_order(): the lane indices of Ops::lane_sums' permutes (see there).
-constexpr std::array<int, 16> fold_order(int block, bool odd) {
-  std::array<int, 16> idx{};
-  for (int l = 0; l < 16; ++l) {
-    const int pair = l / (2 * block);
-    const int from_b = (l / block) % 2;
-    idx[l] = from_b * 16 + pair * 2 * block + (odd ? block : 0) + l % block;
-  }
-  return idx;
-}
-constexpr std::array<std::array<int, 16>, 8> kFoldOrders = {
-    fold_order(1, false), fold_order(1, true), fold_order(2, false), fold_order(2, true),
-    fold_order(4, false), fold_order(4, true), fold_order(8, false), fold_order(8, true)};
 
 struct Ops {
   using T = float;
@@ -48,26 +31,28 @@ struct Ops {
   static void store_masked(T* p, V v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static Mask mask_of(int count) { return static_cast<Mask>((1u << count) - 1u); }
   static Mask mask_bits(unsigned bits) { return static_cast<Mask>(bits); }
-  // lane_sums(): lane l is the sum of x[l]'s lanes, as the double kernel's, in four rounds.
+  // lane_sums(): lane l is the sum of x[l]'s lanes, in four rounds of folds, each two shuffles
+  // and an add (three-operand shuffles: no copies, no index vectors). The first two rounds
+  // stay within 128-bit lanes: a fold of x[4g .. 4g + 3] leaves, in each 128-bit lane j, their
+  // four sums over lane j. The last two add 128-bit lanes, leaving x[4g + i]'s total in lane
+  // 4g + i. Two-source permutes of every lane per fold instead: sgemm TN 16x16x256 128 / 113
+  // GF/s against 135 / 136 (operands on a line / 16 bytes past one; docs/gemm.md).
+  // The masked forms pass an operand as the merge source: the unmasked forms' GCC 12 headers
+  // read an undefined vector and trip -Wmaybe-uninitialized.
   static V lane_sums(const V (&x)[16]) {
-    const auto fold = [](V a, V b, __m512i lo, __m512i hi) {
-      return _mm512_add_ps(_mm512_permutex2var_ps(a, lo, b), _mm512_permutex2var_ps(a, hi, b));
+    const auto in_lanes = [](V a, V b) {  // [a0+a1, a2+a3, b0+b1, b2+b3] per 128-bit lane
+      return _mm512_add_ps(_mm512_mask_shuffle_ps(a, 0xFFFF, a, b, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm512_mask_shuffle_ps(a, 0xFFFF, a, b, _MM_SHUFFLE(3, 1, 3, 1)));
     };
-    // Round r pairs blocks of 2^r lanes: lo takes a's and b's even blocks, interleaved, hi
-    // their odd ones; after round r, lane l holds x[l]'s sum over 2^(r+1) of its lanes.
-    const auto order = [](int block, bool odd) {
-      return _mm512_loadu_si512(
-          kFoldOrders[2 * std::countr_zero(unsigned(block)) + (odd ? 1 : 0)].data());
+    const auto across_lanes = [](V a, V b) {  // [a.L0+a.L1, a.L2+a.L3, b.L0+b.L1, b.L2+b.L3]
+      return _mm512_add_ps(_mm512_mask_shuffle_f32x4(a, 0xFFFF, a, b, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm512_mask_shuffle_f32x4(a, 0xFFFF, a, b, _MM_SHUFFLE(3, 1, 3, 1)));
     };
-    V y[8];
-    for (int q = 0; q < 8; ++q)
-      y[q] = fold(x[2 * q], x[2 * q + 1], order(1, false), order(1, true));
-    V z[4];
-    for (int q = 0; q < 4; ++q)
-      z[q] = fold(y[2 * q], y[2 * q + 1], order(2, false), order(2, true));
-    const V w0 = fold(z[0], z[1], order(4, false), order(4, true));
-    const V w1 = fold(z[2], z[3], order(4, false), order(4, true));
-    return fold(w0, w1, order(8, false), order(8, true));
+    V u[4];
+    for (int g = 0; g < 4; ++g) {
+      u[g] = in_lanes(in_lanes(x[4 * g], x[4 * g + 1]), in_lanes(x[4 * g + 2], x[4 * g + 3]));
+    }
+    return across_lanes(across_lanes(u[0], u[1]), across_lanes(u[2], u[3]));
   }
 };
 

@@ -7,7 +7,7 @@
 // 16x16x256 ran at 0.62x OpenBLAS (docs/perf/small.md). Here each MI x NJ block of C keeps one
 // vector accumulator per element, walks k a vector at a time (MI + NJ loads for MI x NJ
 // multiply-adds, the tail under a mask), and sums each accumulator's lanes at the end, kLanes
-// accumulators at a time into one vector of kLanes sums (a butterfly of permutes and adds: per
+// accumulators at a time into one vector of kLanes sums (a butterfly of shuffles and adds: per
 // accumulator under three operations, where summing each alone took eight for float, as many
 // as its 16 multiply-adds at k = 256). The Ops type is the one of ukernel_simd.hpp, plus
 // lane_sums(x), whose lane l is the sum of x[l]'s lanes, mask_bits(bits) and
