@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
-//   small_gemm --library PATH [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
+//   small_gemm --library [NAME=]PATH [--library NAME=PATH ...] [--offset BYTES]
+//              [--shapes MxNxK,...] [--benchmark_* ...]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
-// count, so each arm is its own process (scripts/bench-small alternates them). One benchmark
-// per type, transpose pair and shape: square n = 1..64, and the non-square shapes of small-call
-// workloads, m = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall
-// block times a small one); --shapes replaces that list (the A/Bs of docs/gemm.md's other
-// shapes). The time per iteration is the time of one call; the "flops" counter
-// is its rate. Operands are column-major with ld = rows, filled once before timing, each
-// starting --offset bytes (default 0) past a 64-byte boundary: placed by the driver, not left
-// where malloc puts them, because there the offset depended on the allocations made before
+// count, so an arm with threads is its own process (scripts/bench-small alternates them).
+// Several libraries at 1 thread share one process, each benchmark's name prefixed with its
+// library's NAME: with --benchmark_enable_random_interleaving and repetitions their calls
+// interleave within seconds, so the VM's speed changes (docs/perf/small.md, "Two speeds") fall
+// on every library alike. One benchmark per library, type, transpose pair and shape: square n
+// = 1..64, and the non-square shapes of small-call workloads, m = n = 16 with k = 256 (a skinny
+// update) and m = 2048 with n = k = 16 (a tall block times a small one); --shapes replaces that
+// list (the A/Bs of docs/gemm.md's other shapes). The time per iteration is the time of one call;
+// the "flops" counter is its rate. Operands are column-major with ld = rows, filled once before
+// timing, each starting --offset bytes (default 0) past a 64-byte boundary: placed by the driver,
+// not left where malloc puts them, because there the offset depended on the allocations made before
 // (each library's own, and the filter's), so two arms ran on differently aligned operands, and
 // a line-straddling operand changes a small call's rate by up to a third.
 #include <benchmark/benchmark.h>
@@ -23,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/matrices.hpp"
@@ -102,7 +107,7 @@ bool parse_shapes(const std::string& text, std::vector<Shape>& list) {
 }
 
 template <class T>
-void register_type(void* library, const char* symbol, const char* prefix,
+void register_type(void* library, const std::string& label, const char* symbol, const char* prefix,
                    const std::vector<Shape>& shapes) {
   auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
   if (gemm == nullptr) {
@@ -111,8 +116,8 @@ void register_type(void* library, const char* symbol, const char* prefix,
   }
   for (const char* trans : {"NN", "TN", "NT"}) {
     for (const Shape s : shapes) {
-      const std::string name = std::string(prefix) + "gemm_" + trans + "/" + std::to_string(s.m) +
-                               "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+      const std::string name = label + prefix + "gemm_" + trans + "/" + std::to_string(s.m) + "x" +
+                               std::to_string(s.n) + "x" + std::to_string(s.k);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
         time_calls<T>(state, gemm, trans[0], trans[1], s);
       });
@@ -126,23 +131,29 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const auto usage = [] {
     std::fprintf(stderr,
-                 "usage: small_gemm --library PATH [--offset BYTES] [--shapes MxNxK,...] "
-                 "[--benchmark_* ...]\n");
+                 "usage: small_gemm --library [NAME=]PATH [--library NAME=PATH ...] "
+                 "[--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]\n");
     return 2;
   };
-  if (argc < 3 || argc % 2 == 0 || std::string(argv[1]) != "--library") return usage();
+  if (argc < 3 || argc % 2 == 0) return usage();
   std::vector<Shape> shapes = default_shapes();
-  for (int i = 3; i + 1 < argc; i += 2) {
+  std::vector<std::pair<std::string, std::string>> libraries;  // (name, path)
+  for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
-    if (option == "--offset") {
-      g_offset = std::strtoul(argv[i + 1], nullptr, 10);
+    const std::string value = argv[i + 1];
+    if (option == "--library") {
+      const std::size_t equals = value.find('=');
+      libraries.emplace_back(equals == std::string::npos ? "" : value.substr(0, equals),
+                             equals == std::string::npos ? value : value.substr(equals + 1));
+    } else if (option == "--offset") {
+      g_offset = std::strtoul(value.c_str(), nullptr, 10);
       if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
         std::fprintf(stderr, "small_gemm: --offset takes a multiple of 8 below 64\n");
         return 2;
       }
     } else if (option == "--shapes") {
       shapes.clear();
-      if (!parse_shapes(argv[i + 1], shapes)) {
+      if (!parse_shapes(value, shapes)) {
         std::fprintf(stderr, "small_gemm: --shapes takes MxNxK[,MxNxK...], each at least 1\n");
         return 2;
       }
@@ -150,13 +161,21 @@ int main(int argc, char** argv) {
       return usage();
     }
   }
-  void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    std::fprintf(stderr, "small_gemm: %s\n", dlerror());
-    return 1;
+  if (libraries.empty()) return usage();
+  for (const auto& [name, path] : libraries) {
+    if (libraries.size() > 1 && name.empty()) {
+      std::fprintf(stderr, "small_gemm: with several libraries, each needs NAME=PATH\n");
+      return 2;
+    }
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      std::fprintf(stderr, "small_gemm: %s\n", dlerror());
+      return 1;
+    }
+    const std::string label = libraries.size() > 1 ? name + "/" : "";
+    register_type<double>(library, label, "dgemm_", "d", shapes);
+    register_type<float>(library, label, "sgemm_", "s", shapes);
   }
-  register_type<double>(library, "dgemm_", "d", shapes);
-  register_type<float>(library, "sgemm_", "s", shapes);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -135,12 +135,9 @@ bool isa_supported(Isa isa) {
 // g_resolved: the table of the ISA from TEAMLA_ISA or cpuid, once resolved with no test
 // override active; the hooks clear it. A tiny gemm asks for its kernels on every call, and
 // resolving them each time was a tenth of the call (docs/engine.md, "Cost of a call").
-namespace {
 std::atomic<const IsaTable*> g_resolved{nullptr};
-}  // namespace
 
-const IsaTable& active_table() {
-  if (const IsaTable* cached = g_resolved.load(std::memory_order_acquire)) return *cached;
+const IsaTable& resolve_active_table() {
   const IsaTable& base = table_of(resolved_isa());
   if (!g_blocking_override.active) {
     if (g_isa_override.load(std::memory_order_relaxed) < 0) {

@@ -7,6 +7,7 @@
 // sizes through the hooks at the bottom (not thread-safe: call them between calls only).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <string_view>
 
@@ -26,11 +27,11 @@ template <class T>
 using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
                              const T* b, T* c, index_t ldc, T alpha, T beta);
 
-// MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for a strip of
-// any m rows (computed MR at a time) and n <= NR columns, with A column-major in place (lda; rows
-// 0..m-1 read) and B in place, leading dimension ldb: `in_place_b_cols` reads column j of B at b +
-// j*ldb (B column-major), `in_place_b_rows` reads row p at b + p*ldb (op(B) = B^T). Columns of B
-// past n are not read.
+// MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for any m rows
+// and n columns (computed MR x NR at a time, a strip of NR columns after another), with A
+// column-major in place (lda; rows 0..m-1 read) and B in place, leading dimension ldb:
+// `in_place_b_cols` reads column j of B at b + j*ldb (B column-major), `in_place_b_rows` reads
+// row p at b + p*ldb (op(B) = B^T). Columns of B past n are not read.
 template <class T>
 using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
                                     const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
@@ -113,8 +114,15 @@ IsaTable isa_table_ref();
 IsaTable isa_table_avx2();
 IsaTable isa_table_avx512();
 
-// active_table() is the table of the active ISA (TEAMLA_ISA or cpuid, or a test override).
-const IsaTable& active_table();
+// active_table() is the table of the active ISA (TEAMLA_ISA or cpuid, or a test override):
+// once resolved with no override active, a load of g_resolved, inline (a tiny gemm asks for
+// its kernels on every call); otherwise resolve_active_table() (isa.cpp).
+extern std::atomic<const IsaTable*> g_resolved;
+const IsaTable& resolve_active_table();
+inline const IsaTable& active_table() {
+  if (const IsaTable* cached = g_resolved.load(std::memory_order_acquire)) return *cached;
+  return resolve_active_table();
+}
 
 template <class T>
 const KernelSet<T>& kernels() {

@@ -20,6 +20,18 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
             --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_small_gemm PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "dgemm_NN/4x4x4.*sgemm_NN/4x4x4")
+  # Two libraries in one process (the interleaved A/B of docs/gemm.md): each benchmark is
+  # named by its library; one without a name is refused.
+  add_test(NAME bench_smoke_small_gemm_two_libraries
+    COMMAND small_gemm --library one=$<TARGET_FILE:teamla_blas>
+            --library two=$<TARGET_FILE:teamla_blas> --shapes 4x4x4
+            --benchmark_filter=dgemm_NN --benchmark_min_time=0.001)
+  set_tests_properties(bench_smoke_small_gemm_two_libraries PROPERTIES LABELS bench-smoke
+    TIMEOUT 60 PASS_REGULAR_EXPRESSION "one/dgemm_NN/4x4x4.*two/dgemm_NN/4x4x4")
+  add_test(NAME bench_smoke_small_gemm_refuses_an_unnamed_library
+    COMMAND small_gemm --library $<TARGET_FILE:teamla_blas> --library two=$<TARGET_FILE:teamla_blas>)
+  set_tests_properties(bench_smoke_small_gemm_refuses_an_unnamed_library PROPERTIES
+    LABELS bench-smoke TIMEOUT 60 WILL_FAIL TRUE)
   add_test(NAME bench_smoke_engine_floor
     COMMAND engine_floor --benchmark_filter=/4 --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_engine_floor PROPERTIES LABELS bench-smoke TIMEOUT 60

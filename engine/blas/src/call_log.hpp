@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 
 namespace teamla::blas {
 
@@ -61,6 +62,12 @@ int read_verbosity();
   const int level = g_verbosity.load(std::memory_order_relaxed);
   return level >= 0 ? level : read_verbosity();
 }
+
+// last_call_threads(): the most threads the calling thread's last call could use (0 before
+// one; 1 for a call run inline), for the verbose log. set_last_call_threads() records it
+// (process_engine.cpp).
+[[nodiscard]] std::size_t last_call_threads();
+void set_last_call_threads(std::size_t threads);
 
 // note_served(): `entry` computed a result (its arguments were legal); its dimensions are
 // printed at verbosity 2 only (for potrf/potrs/posv: n, nrhs; unused ones are 0). Unverbose,

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 
+#include "call_log.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 
 namespace teamla::blas {
@@ -73,11 +74,6 @@ class EngineLease {
   std::size_t limit_;
   engine::CpuEngine* engine_;
 };
-
-// last_call_threads(): threads() of the calling thread's last call on an engine (0 before
-// one), for the verbose log. set_last_call_threads() records it.
-[[nodiscard]] std::size_t last_call_threads();
-void set_last_call_threads(std::size_t threads);
 
 // describe_engine() writes one line about the process engine ("held, width 2, isa avx512",
 // or why there is none) into `text`. For the verbose log.

@@ -130,21 +130,10 @@ void scale_columns(MatrixView<T> c, T beta) {
 }  // namespace
 
 template <class T>
-int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
-  if (const int info = check_gemm(args)) return info;
-  if (args.m == 0 || args.n == 0) return 0;
+int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   const bool no_product = alpha == T(0) || args.k == 0;
-  if (no_product && beta == T(1)) return 0;
   const Op op_a = op_of(args.transa);
   const Op op_b = op_of(args.transb);
-  if (linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k)) {
-    // Too small for any team (linalg::gemm_is_tiny): on the caller, without the process
-    // engine (no lease, lock or clock) and without views: the arguments are checked above.
-    if (verbosity() > 0) set_last_call_threads(1);
-    linalg::gemm_tiny_col_major(op_a, op_b, args.m, args.n, no_product ? 0 : args.k, alpha, a,
-                                args.lda, b, args.ldb, beta, c, args.ldc);
-    return 0;
-  }
   const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
   const auto run = [&](auto& runner) {
     if (no_product) {
@@ -321,7 +310,7 @@ void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, inde
 // T is a type: it cannot be parenthesised.
 // NOLINTBEGIN(bugprone-macro-parentheses)
 #define TEAMLA_BLAS_INSTANTIATE(T)                                                           \
-  template int gemm<T>(const GemmArgs&, T, const T*, const T*, T, T*);                       \
+  template int gemm_on_engine<T>(const GemmArgs&, T, const T*, const T*, T, T*);             \
   template int trsm<T>(const TrsmArgs&, T, const T*, T*);                                    \
   template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);                                 \
   template int symm<T>(const SymmArgs&, T, const T*, const T*, T, T*);                       \

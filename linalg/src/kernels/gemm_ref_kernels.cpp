@@ -62,13 +62,17 @@ void ref_tile_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda
   }
 }
 
-// ref_kernel_in_place(): a strip of any m rows, MR at a time.
+// ref_kernel_in_place(): any m rows and n columns, MR x NR at a time.
 template <class T, bool kRowsOfB>
 void ref_kernel_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda, const T* b,
                          index_t ldb, T* c, index_t ldc, T alpha, T beta) {
-  for (index_t ir = 0; ir < m; ir += kMr) {
-    ref_tile_in_place<T, kRowsOfB>(std::min<index_t>(kMr, m - ir), n, kc, a + ir, lda, b, ldb,
-                                   c + ir, ldc, alpha, beta);
+  for (index_t jr = 0; jr < n; jr += kNr) {
+    const T* b_strip = kRowsOfB ? b + jr : b + jr * ldb;
+    for (index_t ir = 0; ir < m; ir += kMr) {
+      ref_tile_in_place<T, kRowsOfB>(std::min<index_t>(kMr, m - ir), std::min<index_t>(kNr, n - jr),
+                                     kc, a + ir, lda, b_strip, ldb, c + ir + jr * ldc, ldc, alpha,
+                                     beta);
+    }
   }
 }
 

@@ -24,21 +24,21 @@ namespace teamla::linalg::detail {
 template <class T, int NR>
 struct PackedB {
   const T* b;
-  [[nodiscard]] const T* at(int j) const { return b + j; }
+  [[nodiscard]] const T* at(index_t j) const { return b + j; }
   void next() { b += NR; }
 };
 template <class T, int NR>
 struct ColumnsB {
   const T* b;
   index_t ld;
-  [[nodiscard]] const T* at(int j) const { return b + j * ld; }
+  [[nodiscard]] const T* at(index_t j) const { return b + j * ld; }
   void next() { b += 1; }
 };
 template <class T, int NR>
 struct RowsB {
   const T* b;
   index_t ld;
-  [[nodiscard]] const T* at(int j) const { return b + j; }
+  [[nodiscard]] const T* at(index_t j) const { return b + j; }
   void next() { b += ld; }
 };
 
@@ -322,9 +322,23 @@ template <class Ops, int MR, int NR, template <class, int> class BForm>
 void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_t lda,
                          const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
                          typename Ops::T alpha, typename Ops::T beta) {
+  constexpr int kL = Ops::kLanes;
+  // A remainder of one vector's rows or fewer after a full tile (m = 32 double: 24 + 8) is
+  // run as two tiles of at least two vectors instead (16 + 16): a one-vector tile has NR
+  // accumulators, one FMA chain each, and waits on their latency (dgemm NN 32 x 32 x 32
+  // 90.3 -> 92.8 GF/s; docs/gemm.md, "Small path").
+  index_t full_end = m / MR * MR;
+  if constexpr (MR > 2 * kL) {
+    if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;
+  }
   index_t ir = 0;
-  for (; ir + MR <= m; ir += MR) {
+  for (; ir < full_end; ir += MR) {
     simd_in_place_tile<Ops, MR, NR, BForm>(MR, kc, a + ir, lda, b, ldb, c + ir, ldc, alpha, beta);
+  }
+  if (m - ir > MR) {
+    simd_in_place_tile<Ops, MR - kL, NR, BForm>(MR - kL, kc, a + ir, lda, b, ldb, c + ir, ldc,
+                                                alpha, beta);
+    ir += MR - kL;
   }
   if (ir < m) {
     simd_in_place_rows<Ops, MR, NR, BForm>(m - ir, kc, a + ir, lda, b, ldb, c + ir, ldc, alpha,
@@ -332,11 +346,13 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   }
 }
 
-// simd_kernel_in_place(): the MicroKernelInPlace entry. A strip of n < NR columns runs the
-// NR = n instantiation, found in a table (one indirect call, where a chain of NR - n nested
-// calls passing eleven arguments each cost ~5 ns a level at n = 1): it reads no column of B
-// past the last (which may not exist) and does no multiply-add for the missing ones, so a
-// 4 x 4 product costs a 4 x 4 tile.
+// simd_kernel_in_place(): the MicroKernelInPlace entry, all n columns: whole strips of NR
+// columns by direct calls, then the last strip of n < NR columns by the NR = n instantiation,
+// found in a table (one indirect call, where a chain of NR - n nested calls passing eleven
+// arguments each cost ~5 ns a level at n = 1): it reads no column of B past the last (which
+// may not exist) and does no multiply-add for the missing ones, so a 4 x 4 product costs a
+// 4 x 4 tile. The loop over strips is here, not in the caller, so that a small product is one
+// indirect call in all (docs/gemm.md, "Tiny products").
 template <class Ops, int MR, template <class, int> class BForm, int... kColumns>
 void strip_of_width(std::integer_sequence<int, kColumns...> /*widths - 1*/, index_t m, index_t n,
                     index_t kc, const typename Ops::T* a, index_t lda, const typename Ops::T* b,
@@ -352,8 +368,16 @@ template <class Ops, int MR, int NR, template <class, int> class BForm>
 void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t lda,
                           const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
                           typename Ops::T alpha, typename Ops::T beta) {
-  strip_of_width<Ops, MR, BForm>(std::make_integer_sequence<int, NR>{}, m, n, kc, a, lda, b, ldb, c,
-                                 ldc, alpha, beta);
+  const BForm<typename Ops::T, NR> columns{b, ldb};
+  index_t jr = 0;
+  for (; jr + NR <= n; jr += NR) {
+    simd_in_place_strip<Ops, MR, NR, BForm>(m, kc, a, lda, columns.at(jr), ldb, c + jr * ldc, ldc,
+                                            alpha, beta);
+  }
+  if (jr < n) {
+    strip_of_width<Ops, MR, BForm>(std::make_integer_sequence<int, NR>{}, m, n - jr, kc, a, lda,
+                                   columns.at(jr), ldb, c + jr * ldc, ldc, alpha, beta);
+  }
 }
 
 }  // namespace teamla::linalg::detail
