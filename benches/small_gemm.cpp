@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
-//   small_gemm --library [NAME=]PATH [--library NAME=PATH ...] [--offset BYTES]
-//              [--shapes MxNxK,...] [--benchmark_* ...]
+//   small_gemm --library [NAME[@THREADS]=]PATH [--library NAME[@THREADS]=PATH ...]
+//              [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
-// count, so an arm with threads is its own process (scripts/bench-small alternates them).
-// Several libraries at 1 thread share one process, each benchmark's name prefixed with its
-// library's NAME: with --benchmark_enable_random_interleaving and repetitions their calls
-// interleave within seconds, so the VM's speed changes (docs/perf/small.md, "Two speeds") fall
-// on every library alike. One benchmark per library, type, transpose pair and shape: square n
+// count, or @THREADS, set through its thread-control call (teamla_set_num_threads, else
+// openblas_set_num_threads) before each benchmark runs. Several libraries (or one library at
+// several thread counts) share one process, each benchmark's name prefixed with its NAME: with
+// --benchmark_enable_random_interleaving and repetitions their calls interleave within
+// seconds, so the VM's speed changes (docs/perf/small.md, "Two speeds") fall on every arm
+// alike. Arms with threads of their own disturb each other's (a team spinning after its
+// section while the other arm runs), so scripts/bench-small runs those as processes of their
+// own. One benchmark per library, type, transpose pair and shape: square n
 // = 1..64, and the non-square shapes of small-call workloads, m = n = 16 with k = 256 (a skinny
 // update) and m = 2048 with n = k = 16 (a tall block times a small one); --shapes replaces that
 // list (the A/Bs of docs/gemm.md's other shapes). The time per iteration is the time of one call;
@@ -62,8 +65,16 @@ class Placed {
 
 std::size_t g_offset = 0;  // --offset
 
+// Threads: a library's thread-control call and the count to set before each benchmark (count
+// 0: none, the library's environment decides).
+struct Threads {
+  void (*set)(int) = nullptr;
+  int count = 0;
+};
+
 template <class T>
-void time_calls(benchmark::State& state, Gemm<T> gemm, char ta, char tb, Shape s) {
+void time_calls(benchmark::State& state, Gemm<T> gemm, Threads threads, char ta, char tb, Shape s) {
+  if (threads.count > 0) threads.set(threads.count);
   const int lda = ta == 'N' ? s.m : s.k;
   const int ldb = tb == 'N' ? s.k : s.n;
   Placed<T> a(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset);
@@ -107,8 +118,8 @@ bool parse_shapes(const std::string& text, std::vector<Shape>& list) {
 }
 
 template <class T>
-void register_type(void* library, const std::string& label, const char* symbol, const char* prefix,
-                   const std::vector<Shape>& shapes) {
+void register_type(void* library, const std::string& label, Threads threads, const char* symbol,
+                   const char* prefix, const std::vector<Shape>& shapes) {
   auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
   if (gemm == nullptr) {
     std::fprintf(stderr, "small_gemm: the library has no %s\n", symbol);
@@ -119,7 +130,7 @@ void register_type(void* library, const std::string& label, const char* symbol, 
       const std::string name = label + prefix + "gemm_" + trans + "/" + std::to_string(s.m) + "x" +
                                std::to_string(s.n) + "x" + std::to_string(s.k);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        time_calls<T>(state, gemm, trans[0], trans[1], s);
+        time_calls<T>(state, gemm, threads, trans[0], trans[1], s);
       });
     }
   }
@@ -131,7 +142,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const auto usage = [] {
     std::fprintf(stderr,
-                 "usage: small_gemm --library [NAME=]PATH [--library NAME=PATH ...] "
+                 "usage: small_gemm --library [NAME[@THREADS]=]PATH [--library ...] "
                  "[--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]\n");
     return 2;
   };
@@ -162,8 +173,8 @@ int main(int argc, char** argv) {
     }
   }
   if (libraries.empty()) return usage();
-  for (const auto& [name, path] : libraries) {
-    if (libraries.size() > 1 && name.empty()) {
+  for (const auto& [spec, path] : libraries) {
+    if (libraries.size() > 1 && spec.empty()) {
       std::fprintf(stderr, "small_gemm: with several libraries, each needs NAME=PATH\n");
       return 2;
     }
@@ -172,9 +183,24 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "small_gemm: %s\n", dlerror());
       return 1;
     }
-    const std::string label = libraries.size() > 1 ? name + "/" : "";
-    register_type<double>(library, label, "dgemm_", "d", shapes);
-    register_type<float>(library, label, "sgemm_", "s", shapes);
+    const std::size_t at = spec.find('@');
+    Threads threads;
+    if (at != std::string::npos) {
+      threads.count = std::atoi(spec.c_str() + at + 1);
+      void* set = dlsym(library, "teamla_set_num_threads");
+      if (set == nullptr) set = dlsym(library, "openblas_set_num_threads");
+      threads.set = reinterpret_cast<void (*)(int)>(set);
+      if (threads.count < 1 || threads.set == nullptr) {
+        std::fprintf(stderr,
+                     "small_gemm: %s: @THREADS takes a count of at least 1, and a library with "
+                     "teamla_set_num_threads or openblas_set_num_threads\n",
+                     spec.c_str());
+        return 2;
+      }
+    }
+    const std::string label = libraries.size() > 1 ? spec.substr(0, at) + "/" : "";
+    register_type<double>(library, label, threads, "dgemm_", "d", shapes);
+    register_type<float>(library, label, threads, "sgemm_", "s", shapes);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -556,8 +556,8 @@ T* panel_buffers(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n
 // could not start one (no memory for the shared panels): the caller then runs C serially.
 template <class T>
 bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
-              Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws,
-              team::Team& on) {
+              Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, team::Team& on,
+              team::Team::Linger linger) {
   // Split C's rows (B panels packed cooperatively, A read once in total) unless that leaves
   // the ranks >10 % more unbalanced, in whole micro-tiles, than splitting its columns (each
   // unit then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
@@ -576,15 +576,18 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   if (split_rows && in_place_path(ks, a, b, m, n)) {
     // Nothing to share: each unit runs the no-packing path on its rows.
     const std::size_t units = work_units(row_tiles, width);
-    on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
-      index_t i0 = 0;
-      index_t i1 = 0;
-      split(m, ks.fns.mr, unit, units, i0, i1);
-      if (i1 > i0) {
-        gemm_serial(ks, i1 - i0, n, k, alpha, {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0,
-                    ldc, ws, s.rank());
-      }
-    });
+    on.run_claimed(
+        width, units,
+        [&](team::Section& s, std::size_t unit) {
+          index_t i0 = 0;
+          index_t i1 = 0;
+          split(m, ks.fns.mr, unit, units, i0, i1);
+          if (i1 > i0) {
+            gemm_serial(ks, i1 - i0, n, k, alpha, {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0,
+                        ldc, ws, s.rank());
+          }
+        },
+        linger);
   } else if (split_rows) {
     const std::size_t panel = pack_b_elems(ks, n, k);
     T* shared_b = panel_buffers(ks, width, m, n, k, ws);
@@ -594,20 +597,27 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
     plan.packs = std::min<std::size_t>(width, static_cast<std::size_t>(col_tiles));
     plan.rows = row_chunks(ks, m, row_tiles, width);
-    on.run_claimed(width, plan.units(), [&](team::Section& s, std::size_t unit) {
-      gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b, panel);
-    });
+    on.run_claimed(
+        width, plan.units(),
+        [&](team::Section& s, std::size_t unit) {
+          gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b,
+                          panel);
+        },
+        linger);
   } else {
     const std::size_t units = work_units(col_tiles, width);
-    on.run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
-      index_t j0 = 0;
-      index_t j1 = 0;
-      split(n, ks.fns.nr, unit, units, j0, j1);
-      if (j1 > j0) {
-        gemm_serial(ks, m, j1 - j0, k, alpha, a, {b.data + j0 * b.cs, b.rs, b.cs}, beta,
-                    c + j0 * ldc, ldc, ws, s.rank());
-      }
-    });
+    on.run_claimed(
+        width, units,
+        [&](team::Section& s, std::size_t unit) {
+          index_t j0 = 0;
+          index_t j1 = 0;
+          split(n, ks.fns.nr, unit, units, j0, j1);
+          if (j1 > j0) {
+            gemm_serial(ks, m, j1 - j0, k, alpha, a, {b.data + j0 * b.cs, b.rs, b.cs}, beta,
+                        c + j0 * ldc, ldc, ws, s.rank());
+          }
+        },
+        linger);
   }
   return true;
 }
@@ -631,8 +641,10 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
   }
   const std::uint64_t start_ns = plan.timed || plan.width > 1 ? team::monotonic_ns() : 0;
   // A wide run needs every rank's buffers; without the memory for them C is computed inline.
-  const bool wide = plan.width > 1 && ws.try_prepare(plan.width) &&
-                    run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team);
+  const bool wide =
+      plan.width > 1 && ws.try_prepare(plan.width) &&
+      run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team,
+               plan.park_members_after ? team::Team::Linger::park : team::Team::Linger::spin);
   if (wide) {
     exec.stats.max_width_used = plan.width;
     exec.stats.sections = 1;

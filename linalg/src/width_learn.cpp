@@ -17,9 +17,18 @@ namespace teamla::linalg {
 namespace {
 
 // The learned rate moves a quarter of the way to each new sample, and a sample is clipped to
-// [1/2, 2] x the current rate, so one preempted region cannot flip a size class.
+// [1/2, 2] x the current rate. A sample over kOutlier x the rate counts only when the arm's
+// sample before it was one too: a single slow region is an outlier, two in a row a change.
+// Learned at once, one inline region that the VM paused (25-100 us, often enough:
+// docs/perf/calls.md) raised the inline rate by 25 %, past the wide one, and dgemm 48 x 48 x 48
+// at 2 threads ran wide at 0.85x inline for hundreds of regions every few hundred ms until
+// re-runs of the inline arm brought the rate back (regions logged by a temporary build;
+// docs/gemm.md, "The width a region runs at"). A tighter clip instead (1.25) kept the rates
+// from converging: a wide rate first learned high came down by 5 % per re-run, one re-run
+// every 100 ms.
 constexpr double kLearnWeight = 0.25;
 constexpr double kClip = 2.0;
+constexpr double kOutlier = 1.5;
 constexpr std::uint32_t kTimedInlineEvery = 4;
 
 // Cell: what regions of one kind, scalar size and size class took, in ns per flop (0: none
@@ -28,7 +37,11 @@ struct Cell {
   std::atomic<float> serial{0.0F};
   std::atomic<float> wide{0.0F};
   std::atomic<std::uint32_t> wide_width{0};
-  std::atomic<std::uint32_t> regions{0};
+  // The regions planned in this cell, and the first region of the next run of kExploreRun
+  // that re-runs the arm not chosen. Both are a relaxed load and store, not a read-modify-write
+  // (racing callers may lose a count, which only shifts a run).
+  std::atomic<std::uint64_t> regions{0};
+  std::atomic<std::uint64_t> explore_at{kExplorePeriod - kExploreRun};
   std::atomic<std::uint32_t> last_width{0};  // the width the cell's last region was planned at
   // While inline is the faster arm: when the wide arm was last re-run, and whether the current
   // run of kExploreRun regions may go wide (kWideExploreGapNs).
@@ -39,6 +52,8 @@ struct Cell {
   // 2048 x 16 x 16 dgemm's first inline region took 1.0 ms against 23 us after; learned, it put
   // the class above kLearnCeilingNs for good, where the model's width 2 ran at 0.6-0.8x inline.
   std::atomic<std::uint32_t> warmed{0};
+  // The same bits: the arm's last sample was over kOutlier x its rate (learn()).
+  std::atomic<std::uint32_t> high{0};
 };
 
 constexpr unsigned kKinds = 4;     // RegionKind's values
@@ -54,12 +69,20 @@ unsigned cell_index(RegionKind kind, std::size_t scalar_bytes, double flops) {
          size_class;
 }
 
-void learn(std::atomic<float>& rate, double sample) {
+// learn(): `high` is the cell's bit of this arm's last sample: over kOutlier x the rate.
+void learn(std::atomic<float>& rate, double sample, std::atomic<std::uint32_t>& high_bits,
+           std::uint32_t arm) {
   const auto current = static_cast<double>(rate.load(std::memory_order_relaxed));
   if (current <= 0) {
     rate.store(static_cast<float>(sample), std::memory_order_relaxed);
     return;
   }
+  const std::uint32_t bits = high_bits.load(std::memory_order_relaxed);
+  const bool high = sample > kOutlier * current;
+  if (high != ((bits & arm) != 0)) {
+    high_bits.store(high ? bits | arm : bits & ~arm, std::memory_order_relaxed);
+  }
+  if (high && (bits & arm) == 0) return;  // alone so far: an outlier
   const double clipped = std::clamp(sample, current / kClip, current * kClip);
   rate.store(static_cast<float>(current + kLearnWeight * (clipped - current)),
              std::memory_order_relaxed);
@@ -77,10 +100,12 @@ void detail::reset_learned_rates() {
     cell.wide.store(0, std::memory_order_relaxed);
     cell.wide_width.store(0, std::memory_order_relaxed);
     cell.regions.store(0, std::memory_order_relaxed);
+    cell.explore_at.store(kExplorePeriod - kExploreRun, std::memory_order_relaxed);
     cell.last_width.store(0, std::memory_order_relaxed);
     cell.wide_explored_ns.store(0, std::memory_order_relaxed);
     cell.wide_explore_due.store(false, std::memory_order_relaxed);
     cell.warmed.store(0, std::memory_order_relaxed);
+    cell.high.store(0, std::memory_order_relaxed);
   }
 }
 
@@ -99,7 +124,9 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   plan.flops = flops;
   if (exec.team == nullptr) return plan;
   const unsigned scalar = scalar_bytes == 8 ? 0U : 1U;
-  if (exec.team == t_floor.team && exec.max_width == 0 && flops < t_floor.flops[scalar]) {
+  // One look-up of the thread-local floor (in a shared library each is a call).
+  TinyFloor& floor = t_floor;
+  if (exec.team == floor.team && exec.max_width == 0 && flops < floor.flops[scalar]) {
     return plan;  // the tiny-call path
   }
   std::size_t cap = exec.team->width();
@@ -114,17 +141,17 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // With observation off (tests on a loaded machine) nothing measured enters: the fallback.
   const double cost = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
   exec.stats.section_cost_ns = cost;
-  const double base =
-      cost > 0 ? cost / (1.0 + static_cast<double>(cap - 2) / 3.0) : detail::kFallbackSectionNs;
+  double base = detail::kFallbackSectionNs;
+  if (cost > 0) base = cap == 2 ? cost : cost / (1.0 + static_cast<double>(cap - 2) / 3.0);
   // A region too small for any section to pay runs inline before anything else is read (the
   // small-call path: no learned cell, no clock).
   // A provisional cost (no member came to the measurement) is measured again soon: the tiny
   // path must not keep it, or every later small region would stay inline for good.
   if (exec.max_width == 0) {
-    if (t_floor.team != exec.team) t_floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
-    t_floor.flops[scalar] = cost <= 0 || exec.team->section_cost_measured(cap)
-                                ? kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes)
-                                : 0.0;
+    if (floor.team != exec.team) floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
+    floor.flops[scalar] = cost <= 0 || exec.team->section_cost_measured(cap)
+                              ? kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes)
+                              : 0.0;
   }
   if (model_serial < kLearnFloorCosts * base) return plan;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
@@ -155,23 +182,31 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // Until the inline rate is known, a close call runs inline (and is timed): the model's serial
   // rate comes from another machine, and going wide on it cost small sizes most.
   const bool go_wide = learned_serial > 0 && wide < serial * (1.0 - kWidthTieTolerance);
-  const std::uint32_t region = cell.regions.fetch_add(1, std::memory_order_relaxed);
-  // Re-running the slower arm costs (ratio - 1) of a region for each of its kExploreRun
-  // regions, and switching back up to kSwitchBackRegions more: its period keeps that under
-  // kExploreShare of the cell's time.
-  const double ratio = std::max(wide / serial, serial / wide);
-  const double period_for_share =
-      ((ratio - 1.0) * kExploreRun + kSwitchBackRegions) / kExploreShare;
-  const auto period = !wide_known || learned_serial <= 0
-                          ? kExplorePeriod
-                          : static_cast<std::uint32_t>(std::clamp<double>(
-                                period_for_share, kExplorePeriod, kQuietExplorePeriod));
-  const std::uint32_t phase = region % period;
-  bool explore = phase >= period - kExploreRun;
+  const std::uint64_t region = cell.regions.load(std::memory_order_relaxed);
+  cell.regions.store(region + 1, std::memory_order_relaxed);
+  // Once a run is over, the next is scheduled a period later. Re-running the slower arm costs
+  // (ratio - 1) of a region for each of its kExploreRun regions, and switching back up to
+  // kSwitchBackRegions more: the period keeps that under kExploreShare of the cell's time. It is
+  // computed once a period, not per region: its divisions, and a locked increment of the
+  // count, were a third of plan_region() (perf, sgemm 48 x 48 x 48 at 2 threads).
+  std::uint64_t run_start = cell.explore_at.load(std::memory_order_relaxed);
+  if (region >= run_start + kExploreRun) {
+    std::uint32_t period = kExplorePeriod;
+    if (wide_known && learned_serial > 0) {
+      const double ratio = std::max(wide / serial, serial / wide);
+      const double period_for_share =
+          ((ratio - 1.0) * kExploreRun + kSwitchBackRegions) / kExploreShare;
+      period = static_cast<std::uint32_t>(
+          std::clamp<double>(period_for_share, kExplorePeriod, kQuietExplorePeriod));
+    }
+    run_start = region + period - kExploreRun;
+    cell.explore_at.store(run_start, std::memory_order_relaxed);
+  }
+  bool explore = region >= run_start;
   if (explore && !go_wide && wide_known) {
     // Re-running the wide arm wakes the members: at most every kWideExploreGapNs, decided
     // by the run's first region for the whole run.
-    if (phase == period - kExploreRun) {
+    if (region == run_start) {
       const std::uint64_t now = team::monotonic_ns();
       const bool due = now - cell.wide_explored_ns.load(std::memory_order_relaxed) >=
                        g_wide_explore_gap_ns.load(std::memory_order_relaxed);
@@ -181,6 +216,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     explore = cell.wide_explore_due.load(std::memory_order_relaxed);
   }
   plan.width = go_wide != explore ? wide_width : 1;
+  plan.park_members_after = plan.width > 1 && explore && region + 1 == run_start + kExploreRun;
   if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   const auto width = static_cast<std::uint32_t>(plan.width);
   // A load and, on a switch only, a store: no read-modify-write on the common path.
@@ -205,14 +241,14 @@ void record_region(const RegionPlan& plan, double wall_ns) {
   if (plan.switched) return;
   const double rate = wall_ns / plan.flops;
   if (plan.width == 1) {
-    learn(cell.serial, rate);
+    learn(cell.serial, rate, cell.high, arm);
     return;
   }
   const auto width = static_cast<std::uint32_t>(plan.width);
   if (cell.wide_width.exchange(width, std::memory_order_relaxed) != width) {
     cell.wide.store(0, std::memory_order_relaxed);  // measured at another width: start again
   }
-  learn(cell.wide, rate);
+  learn(cell.wide, rate, cell.high, arm);
 }
 
 }  // namespace teamla::linalg

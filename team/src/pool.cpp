@@ -215,7 +215,7 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
         if (run_units(pool, *job.board, job.generation, job.shared, job.rank, leader_cpu) == 0) {
           pool.counters.idle_arrivals.fetch_add(1, std::memory_order_relaxed);
         }
-        short_spin = false;
+        short_spin = job.park_after;
         break;
       case JobKind::run: {
         Section::Shared& shared = *job.shared;

@@ -48,7 +48,8 @@ struct Job {
   JobKind kind = JobKind::run;
   ClaimBoard* board = nullptr;  // claim only
   std::uint64_t generation = 0;
-  int leader_cpu = -1;  // claim: the CPU the leader posted from (its members' avoid_cpu)
+  int leader_cpu = -1;      // claim: the CPU the leader posted from (its members' avoid_cpu)
+  bool park_after = false;  // claim: Team::Linger::park, only a brief spin before the next wait
 };
 
 // WorkerSlot: one line-aligned mailbox per worker, so that posting to one worker does not

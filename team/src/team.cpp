@@ -224,7 +224,8 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
 }
 
-void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx) {
+void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx,
+                              Linger linger) {
   if (width == 0 || width > width_) {
     throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
                                 std::to_string(width_) + "] of this team");
@@ -272,7 +273,8 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
                   .kind = JobKind::claim,
                   .board = &board,
                   .generation = shared.generation,
-                  .leader_cpu = leader_cpu};
+                  .leader_cpu = leader_cpu,
+                  .park_after = linger == Linger::park};
     if (!pool.try_post(slot, job)) pool.invite_late(slot, job);
   }
   run_units(pool, board, shared.generation, &shared, 0, -1);

@@ -189,6 +189,61 @@ TEST_F(LearnedWidth, WideArmIsReRunAtMostEveryGap) {
   EXPECT_GE(feed(400, serial, 3 * serial), 1) << "and again once the gap has passed";
 }
 
+TEST_F(LearnedWidth, OneSlowInlineRegionDoesNotSendTheClassWide) {
+  // An inline region that the VM paused: learned at once, it raised the inline rate by 25 %,
+  // past the wide one, and dgemm 48 x 48 x 48 at 2 threads ran wide for hundreds of regions.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 1.15 * serial);  // learn: inline is the faster arm, wide close behind
+  ASSERT_LE(feed(100, serial, 1.15 * serial), 10);
+  // One timed inline region at 3x its time, then the class as before.
+  int wide_after = 0;
+  bool slowed = false;
+  for (int i = 0; i < 200; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (slowed) wide_after += plan.width > 1 ? 1 : 0;
+    if (!plan.timed) continue;
+    const bool slow = !slowed && plan.width == 1 && !plan.switched;
+    slowed = slowed || slow;
+    record_region(plan, plan.width > 1 ? 1.15 * serial : (slow ? 3 : 1) * serial);
+  }
+  ASSERT_TRUE(slowed);
+  EXPECT_LE(wide_after, 10) << "the outlier went unlearned";
+  // Slow inline regions in a row are a change, and are learned.
+  feed(400, 3 * serial, 1.15 * serial);
+  EXPECT_GE(feed(200, 3 * serial, 1.15 * serial), 180);
+}
+
+TEST_F(LearnedWidth, MembersParkAfterTheLastReRunOfTheWideArm) {
+  // Each re-run of the wide arm of a class that runs inline used to leave the members
+  // spinning through their budget beside the inline regions that follow.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
+  int wide = 0;
+  int parked = 0;
+  std::size_t last_width = 1;
+  for (int i = 0; i < 4000; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    wide += plan.width > 1 ? 1 : 0;
+    if (plan.park_members_after) {
+      ++parked;
+      EXPECT_GT(plan.width, 1U);
+      EXPECT_EQ(last_width, plan.width) << "the last of a run of kExploreRun wide regions";
+    }
+    if (plan.timed) record_region(plan, plan.width > 1 ? 3 * serial : serial);
+    last_width = plan.width;
+  }
+  ASSERT_GE(wide, 4);
+  EXPECT_EQ(parked * static_cast<int>(kExploreRun), wide) << "one park per run";
+  // A class that runs wide keeps its members spinning.
+  detail::reset_learned_rates();
+  feed(400, serial, 0.55 * serial);
+  for (int i = 0; i < 400; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (plan.width > 1) EXPECT_FALSE(plan.park_members_after);
+    if (plan.timed) record_region(plan, plan.width > 1 ? 0.55 * serial : serial);
+  }
+}
+
 TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {
   exec_.stats = {};
   const RegionPlan plan = plan_region(RegionKind::gemm, 8, 100, exec_);

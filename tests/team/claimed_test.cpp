@@ -192,5 +192,33 @@ INSTANTIATE_TEST_SUITE_P(Widths, ClaimedTest,
                                             ::testing::Values(1, 2, 3, 0)),
                          name_of);
 
+// Linger::park: after a section the leader marks so, the members spin briefly and sleep,
+// where they would spin through their budget (linalg's width learner marks the last re-run of
+// the wide arm of a class that runs inline). The budget here is far longer than the test, so a
+// member that spins does not park within it unless the system preempts it.
+TEST(ClaimedLinger, ParkSendsTheMembersToSleepAfterTheSection) {
+  WaitTuning tuning;
+  tuning.spin_time = std::chrono::seconds(60);
+  tuning.warm_up = std::chrono::milliseconds(0);
+  auto pool = Pool::builder().threads(2).tuning(tuning).build();
+  Team team = pool->acquire(2);
+  std::atomic<int> ran{0};
+  const auto body = [&](Section&, std::size_t) { ran.fetch_add(1, std::memory_order_relaxed); };
+  team.run_claimed(2, 8, body);  // the member now spins through its budget
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const WaitCounters before = pool->counters();
+  team.run_claimed(2, 8, body, Team::Linger::park);
+  bool parked = false;
+  for (int wait = 0; wait < 200 && !parked; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    parked = (pool->counters() - before).member_parks >= 1;
+  }
+  EXPECT_TRUE(parked) << "the member kept spinning after a section marked Linger::park";
+  EXPECT_EQ(ran.load(), 16);
+  // It wakes for the next section as from any park.
+  team.run_claimed(2, 8, body);
+  EXPECT_EQ(ran.load(), 24);
+}
+
 }  // namespace
 }  // namespace teamla::team

@@ -126,14 +126,23 @@ class Team {
     run(width_, std::forward<Body>(body));
   }
 
+  // Linger: what the members of a claimed section do once it is over. `spin` (the default):
+  // they wait for the next section through the policy's whole spin budget, which catches
+  // sections that follow closely. `park`: they spin only briefly (after_wake_polls) and then
+  // sleep. The leader passes it when it knows no section follows soon: linalg's width learner
+  // after re-running the wide arm of a class that runs inline, where a whole spin held the
+  // other CPU for 20 ms of every 100 (docs/team.md, "Claimed sections").
+  enum class Linger : unsigned char { spin, park };
+
   // run_claimed(): see the top of this file. width 1 (or one unit) runs inline.
   template <class Body>
-  void run_claimed(std::size_t width, std::size_t units, Body&& body) {
+  void run_claimed(std::size_t width, std::size_t units, Body&& body,
+                   Linger linger = Linger::spin) {
     using B = std::remove_reference_t<Body>;
     run_claimed_erased(
         width, units,
         [](void* ctx, Section& s, std::size_t unit) { (*static_cast<B*>(ctx))(s, unit); },
-        const_cast<void*>(static_cast<const void*>(&body)));
+        const_cast<void*>(static_cast<const void*>(&body)), linger);
   }
 
   template <class Body>
@@ -158,7 +167,8 @@ class Team {
   using UnitFn = void (*)(void*, Section&, std::size_t);
   using ForkFn = void (*)(void*, std::size_t, Team&);
   void run_erased(std::size_t width, SectionFn fn, void* ctx);
-  void run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx);
+  void run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx,
+                          Linger linger);
   void fork_erased(std::span<const std::size_t> widths, ForkFn fn, void* ctx);
 
   Pool* pool_ = nullptr;
