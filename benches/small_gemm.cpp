@@ -51,9 +51,9 @@ class Placed {
  public:
   Placed(const std::vector<T>& values, std::size_t offset)
       : storage_(values.size() + (offset + 128) / sizeof(T)) {
-    auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
-    at = (at + 63) / 64 * 64 + offset;
-    data_ = reinterpret_cast<T*>(at);
+    auto* base = reinterpret_cast<unsigned char*>(storage_.data());
+    const std::size_t past_line = reinterpret_cast<std::uintptr_t>(base) % 64;
+    data_ = reinterpret_cast<T*>(base + (64 - past_line) % 64 + offset);
     std::copy(values.begin(), values.end(), data_);
   }
   T* data() { return data_; }

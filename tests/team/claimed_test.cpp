@@ -30,7 +30,7 @@ class ClaimedTest : public ::testing::TestWithParam<Param> {
   }
   // A pool whose worker 0 (rank 1 of a full team) waits in its on-start hook, before it
   // serves anything, until `released` is ready.
-  std::unique_ptr<Pool> pool_holding_worker0(std::shared_future<void> released) const {
+  std::unique_ptr<Pool> pool_holding_worker0(const std::shared_future<void>& released) const {
     return Pool::builder()
         .threads(width())
         .policy(policy())
