@@ -42,6 +42,8 @@ struct Cell {
   // (racing callers may lose a count, which only shifts a run).
   std::atomic<std::uint64_t> regions{0};
   std::atomic<std::uint64_t> explore_at{kExplorePeriod - kExploreRun};
+  // The arm the rates chose at the cell's last region (true: wide).
+  std::atomic<bool> chose_wide{false};
   std::atomic<std::uint32_t> last_width{0};  // the width the cell's last region was planned at
   // While inline is the faster arm: when the wide arm was last re-run, and whether the current
   // run of kExploreRun regions may go wide (kWideExploreGapNs).
@@ -101,6 +103,7 @@ void detail::reset_learned_rates() {
     cell.wide_width.store(0, std::memory_order_relaxed);
     cell.regions.store(0, std::memory_order_relaxed);
     cell.explore_at.store(kExplorePeriod - kExploreRun, std::memory_order_relaxed);
+    cell.chose_wide.store(false, std::memory_order_relaxed);
     cell.last_width.store(0, std::memory_order_relaxed);
     cell.wide_explored_ns.store(0, std::memory_order_relaxed);
     cell.wide_explore_due.store(false, std::memory_order_relaxed);
@@ -190,6 +193,16 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // computed once a period, not per region: its divisions, and a locked increment of the
   // count, were a third of plan_region() (perf, sgemm 48 x 48 x 48 at 2 threads).
   std::uint64_t run_start = cell.explore_at.load(std::memory_order_relaxed);
+  // When the rates change their choice, the arm left is re-run within kExplorePeriod regions:
+  // a choice made on a rate learned in a slow patch of the VM's (inline regions at 2x for tens
+  // of us) is then undone in a few runs, where the period of the ratio took hundreds of wide
+  // regions at 0.85x inline (dgemm 48 x 48 x 48 at 2 threads, regions logged by a temporary
+  // build; docs/gemm.md, "The width a region runs at").
+  if (cell.chose_wide.load(std::memory_order_relaxed) != go_wide) {
+    cell.chose_wide.store(go_wide, std::memory_order_relaxed);
+    run_start = std::min(run_start, region + kExplorePeriod - kExploreRun);
+    cell.explore_at.store(run_start, std::memory_order_relaxed);
+  }
   if (region >= run_start + kExploreRun) {
     std::uint32_t period = kExplorePeriod;
     if (wide_known && learned_serial > 0) {

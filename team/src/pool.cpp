@@ -174,13 +174,15 @@ void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
 namespace {
 
 // join_late(): runs what is left of the claimed section the worker was invited to late (it
-// may be long over: run_units claims before it touches anything).
-void join_late(Pool::Impl& pool, WorkerSlot& slot) {
+// may be long over: run_units claims before it touches anything). Returns the section's
+// Linger::park, which holds for the wait after it as after a section joined in time.
+bool join_late(Pool::Impl& pool, WorkerSlot& slot) {
   Job job;
-  if (!slot.late.take(job)) return;
+  if (!slot.late.take(job)) return false;
   if (run_units(pool, *job.board, job.generation, job.shared, job.rank, job.leader_cpu) > 0) {
     pool.counters.late_joins.fetch_add(1, std::memory_order_relaxed);
   }
+  return job.park_after;
 }
 
 }  // namespace
@@ -199,8 +201,9 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
         [&] { return slot.posted.load(std::memory_order_acquire) != seen || slot.late.pending(); },
         short_spin ? WaitHint::after_wake : WaitHint::none, leader_cpu);
     if (slot.posted.load(std::memory_order_acquire) == seen) {
-      join_late(pool, slot);
-      short_spin = false;
+      // The leader of a short section often posts the next while this worker still wakes
+      // for the last: that one comes as a late invitation, and its Linger::park with it.
+      short_spin = join_late(pool, slot);
       continue;
     }
     const Job job = slot.job;

@@ -220,5 +220,36 @@ TEST(ClaimedLinger, ParkSendsTheMembersToSleepAfterTheSection) {
   EXPECT_EQ(ran.load(), 24);
 }
 
+// The leader of a short section often posts the next while its member still wakes for the
+// last one: the member gets the next as a late invitation, and the park must come with it.
+TEST(ClaimedLinger, ParkHoldsForASectionJoinedLate) {
+  WaitTuning tuning;
+  tuning.spin_time = std::chrono::seconds(60);
+  tuning.warm_up = std::chrono::milliseconds(0);
+  auto pool = Pool::builder().threads(2).tuning(tuning).build();
+  Team team = pool->acquire(2);
+  const auto body = [](Section&, std::size_t) {};
+  const auto parks_within_a_second = [&](std::uint64_t parks_before) {
+    for (int wait = 0; wait < 200; ++wait) {
+      if (pool->counters().member_parks > parks_before) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  };
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::uint64_t parks = pool->counters().member_parks;
+    team.run_claimed(2, 2, body, Team::Linger::park);
+    ASSERT_TRUE(parks_within_a_second(parks));  // the member sleeps now
+    const WaitCounters before = pool->counters();
+    team.run_claimed(2, 2, body);                      // wakes it; the leader runs both units
+    team.run_claimed(2, 2, body, Team::Linger::park);  // posted while it still wakes
+    if ((pool->counters() - before).members_left_out == 0) continue;  // it was in time
+    EXPECT_TRUE(parks_within_a_second(before.member_parks))
+        << "a member invited late kept spinning after a section marked Linger::park";
+    return;
+  }
+  GTEST_SKIP() << "the member always took its job before the next section was posted";
+}
+
 }  // namespace
 }  // namespace teamla::team
