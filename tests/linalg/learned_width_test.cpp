@@ -244,6 +244,32 @@ TEST_F(LearnedWidth, MembersParkAfterTheLastReRunOfTheWideArm) {
   }
 }
 
+TEST_F(LearnedWidth, AChangedChoiceReRunsTheArmLeftSoon) {
+  // A choice made on rates from a slow patch of the machine must be checked again soon: the
+  // period of the ratio (~200 regions here) kept dgemm 48 x 48 x 48 wide for hundreds of
+  // regions at 0.85x inline.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 2.5 * serial);  // inline is the faster arm; the wide rate is known
+  // Inline regions now take 5x: once the inline rate has risen past the wide one, the class
+  // goes wide (a run of more than kExploreRun wide regions), and re-runs inline within
+  // kExplorePeriod regions.
+  int wide_in_a_row = 0;
+  int since_flip = -1;
+  for (int i = 0; i < 4000; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (plan.timed) record_region(plan, plan.width > 1 ? 2.5 * serial : 5 * serial);
+    if (since_flip >= 0) {
+      ++since_flip;
+      if (plan.width == 1) break;
+      continue;
+    }
+    wide_in_a_row = plan.width > 1 ? wide_in_a_row + 1 : 0;
+    if (wide_in_a_row > static_cast<int>(kExploreRun)) since_flip = 0;
+  }
+  ASSERT_GE(since_flip, 0) << "the class never went wide";
+  EXPECT_LE(since_flip, static_cast<int>(kExplorePeriod)) << "regions until inline ran again";
+}
+
 TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {
   exec_.stats = {};
   const RegionPlan plan = plan_region(RegionKind::gemm, 8, 100, exec_);
