@@ -196,24 +196,33 @@ INSTANTIATE_TEST_SUITE_P(Widths, ClaimedTest,
 // where they would spin through their budget (linalg's width learner marks the last re-run of
 // the wide arm of a class that runs inline). The budget here is far longer than the test, so a
 // member that spins does not park within it unless the system preempts it.
-TEST(ClaimedLinger, ParkSendsTheMembersToSleepAfterTheSection) {
+std::unique_ptr<Pool> pool_spinning_a_minute() {
   WaitTuning tuning;
   tuning.spin_time = std::chrono::seconds(60);
   tuning.warm_up = std::chrono::milliseconds(0);
-  auto pool = Pool::builder().threads(2).tuning(tuning).build();
+  return Pool::builder().threads(2).tuning(tuning).build();
+}
+
+// parks_within_a_second(): whether the pool counts more member parks than `before` within 1 s.
+bool parks_within_a_second(Pool& pool, std::uint64_t before) {
+  for (int wait = 0; wait < 200; ++wait) {
+    if (pool.counters().member_parks > before) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+TEST(ClaimedLinger, ParkSendsTheMembersToSleepAfterTheSection) {
+  auto pool = pool_spinning_a_minute();
   Team team = pool->acquire(2);
   std::atomic<int> ran{0};
   const auto body = [&](Section&, std::size_t) { ran.fetch_add(1, std::memory_order_relaxed); };
   team.run_claimed(2, 8, body);  // the member now spins through its budget
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  const WaitCounters before = pool->counters();
+  const std::uint64_t parks = pool->counters().member_parks;
   team.run_claimed(2, 8, body, Team::Linger::park);
-  bool parked = false;
-  for (int wait = 0; wait < 200 && !parked; ++wait) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    parked = (pool->counters() - before).member_parks >= 1;
-  }
-  EXPECT_TRUE(parked) << "the member kept spinning after a section marked Linger::park";
+  EXPECT_TRUE(parks_within_a_second(*pool, parks))
+      << "the member kept spinning after a section marked Linger::park";
   EXPECT_EQ(ran.load(), 16);
   // It wakes for the next section as from any park.
   team.run_claimed(2, 8, body);
@@ -223,28 +232,18 @@ TEST(ClaimedLinger, ParkSendsTheMembersToSleepAfterTheSection) {
 // The leader of a short section often posts the next while its member still wakes for the
 // last one: the member gets the next as a late invitation, and the park must come with it.
 TEST(ClaimedLinger, ParkHoldsForASectionJoinedLate) {
-  WaitTuning tuning;
-  tuning.spin_time = std::chrono::seconds(60);
-  tuning.warm_up = std::chrono::milliseconds(0);
-  auto pool = Pool::builder().threads(2).tuning(tuning).build();
+  auto pool = pool_spinning_a_minute();
   Team team = pool->acquire(2);
   const auto body = [](Section&, std::size_t) {};
-  const auto parks_within_a_second = [&](std::uint64_t parks_before) {
-    for (int wait = 0; wait < 200; ++wait) {
-      if (pool->counters().member_parks > parks_before) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return false;
-  };
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::uint64_t parks = pool->counters().member_parks;
     team.run_claimed(2, 2, body, Team::Linger::park);
-    ASSERT_TRUE(parks_within_a_second(parks));  // the member sleeps now
+    ASSERT_TRUE(parks_within_a_second(*pool, parks));  // the member sleeps now
     const WaitCounters before = pool->counters();
     team.run_claimed(2, 2, body);                      // wakes it; the leader runs both units
     team.run_claimed(2, 2, body, Team::Linger::park);  // posted while it still wakes
     if ((pool->counters() - before).members_left_out == 0) continue;  // it was in time
-    EXPECT_TRUE(parks_within_a_second(before.member_parks))
+    EXPECT_TRUE(parks_within_a_second(*pool, before.member_parks))
         << "a member invited late kept spinning after a section marked Linger::park";
     return;
   }
