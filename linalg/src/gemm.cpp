@@ -15,8 +15,6 @@
 // (gemm_tiny). Parallel: run_wide() splits rows or columns over one claimed section. See
 // docs/gemm.md and docs/perf/small.md for the measurements behind each choice.
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -219,91 +217,6 @@ std::size_t work_units(index_t tiles, std::size_t width) {
       1, std::min(static_cast<std::size_t>(tiles), kUnitsPerParticipant * width));
 }
 
-// PanelPlan: the claimed units of the row split with shared B panels. Panel t (one jc, pc
-// step) is `packs` units that pack B's micro-panels into buffer t % 2, then `rows` units that
-// each run one row chunk of C against it. Unit order is the claim order, and every wait is
-// for units claimed earlier (held by participants that are running them):
-//  - a row unit of panel t waits until panel t is packed, and until the same row chunk of
-//    panel t-1 has finished (those rows of C take beta on pc = 0 and accumulate after, in
-//    panel order, so the result does not depend on who ran what);
-//  - a pack unit of panel t waits until every row unit of panel t-2 (the last reader of its
-//    buffer) has finished.
-// Waiting for the same chunk only, not for the whole of panel t-1, lets a participant that
-// finishes its share of one panel start the next while the other still runs its last chunk.
-// With row_chunks() below, it took 2-thread dgemm up 3 % at n = 2048-4096 and 14 % at
-// 2048x2048x32 (docs/gemm.md, "Parallel split").
-// The buffer counters are cumulative: panel t's are complete at (t / 2 + 1) * packs.
-struct PanelPlan {
-  index_t panels_n = 0;  // panels along n (jc steps)
-  index_t panels_k = 0;  // panels along k (pc steps)
-  std::size_t packs = 0;
-  std::size_t rows = 0;
-  std::atomic<std::size_t> packed[2] = {0, 0};
-  std::atomic<std::size_t> computed[2] = {0, 0};
-  // Per row chunk: the panels it has finished. A fixed array, so that a call allocates
-  // nothing (tests/engine/engine_alloc_test.cpp); row_chunks() stays within it.
-  static constexpr std::size_t kMaxRowChunks = 512;
-  std::array<std::atomic<std::size_t>, kMaxRowChunks> chunk_done{};
-  [[nodiscard]] std::size_t per_panel() const { return packs + rows; }
-  [[nodiscard]] std::size_t units() const {
-    return static_cast<std::size_t>(panels_n * panels_k) * per_panel();
-  }
-};
-
-// row_chunks(): the row units per panel: about 4 per participant (work_units), and at least
-// one per mc rows, so that no chunk leaves ic_loop a thin last block (m = 2048 in 8 chunks of
-// 256 rows ran a 192- and a 64-row block each, the thin one streaming all of B's panel for
-// 64 rows).
-template <class T>
-std::size_t row_chunks(const KernelSet<T>& ks, index_t m, index_t row_tiles, std::size_t width) {
-  const auto blocks = static_cast<std::size_t>((m + ks.blocking.mc - 1) / ks.blocking.mc);
-  return std::min({static_cast<std::size_t>(row_tiles), PanelPlan::kMaxRowChunks,
-                   std::max(blocks, work_units(row_tiles, width))});
-}
-
-// gemm_panel_unit(): one unit of the row split (see PanelPlan).
-template <class T>
-void gemm_panel_unit(team::Section& s, std::size_t unit, PanelPlan& plan, const KernelSet<T>& ks,
-                     index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta,
-                     T* c, index_t ldc, Workspace& ws, T* shared_b, std::size_t panel_elems) {
-  const KernelFns<T>& f = ks.fns;
-  const Blocking& bl = ks.blocking;
-  const std::size_t t = unit / plan.per_panel();
-  const std::size_t part = unit % plan.per_panel();
-  const index_t jc = static_cast<index_t>(t) / plan.panels_k * bl.nc;
-  const index_t pc = static_cast<index_t>(t) % plan.panels_k * bl.kc;
-  const index_t ncb = std::min(bl.nc, n - jc);
-  const index_t kcb = std::min(bl.kc, k - pc);
-  const std::size_t buffer = t % 2;
-  T* bp = shared_b + buffer * panel_elems;
-  const auto reached = [](const std::atomic<std::size_t>& counter, std::size_t target) {
-    return [&counter, target] { return counter.load(std::memory_order_acquire) >= target; };
-  };
-  if (part < plan.packs) {
-    if (t >= 2) s.wait_for(reached(plan.computed[buffer], (t / 2) * plan.rows));
-    index_t j0 = 0;
-    index_t j1 = 0;
-    split(ncb, f.nr, part, plan.packs, j0, j1);
-    if (j1 > j0) {
-      f.pack_b(kcb, j1 - j0, b.data + pc * b.rs + (jc + j0) * b.cs, b.rs, b.cs, bp + j0 * kcb);
-    }
-    plan.packed[buffer].fetch_add(1, std::memory_order_acq_rel);
-    return;
-  }
-  const std::size_t chunk = part - plan.packs;
-  s.wait_for(reached(plan.packed[buffer], (t / 2 + 1) * plan.packs));
-  if (t >= 1) s.wait_for(reached(plan.chunk_done[chunk], t));
-  index_t i0 = 0;
-  index_t i1 = 0;
-  split(m, f.mr, chunk, plan.rows, i0, i1);
-  if (i1 > i0) {
-    T* ap = ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k));
-    ic_loop(ks, i0, i1, ncb, kcb, a, pc, ap, bp, c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
-  }
-  plan.chunk_done[chunk].fetch_add(1, std::memory_order_release);
-  plan.computed[buffer].fetch_add(1, std::memory_order_acq_rel);
-}
-
 }  // namespace
 
 template <class T>
@@ -421,10 +334,11 @@ template <class T, index_t kElems>
   gemm_in_place(ks, m, n, k, alpha, Strided<T>{tile, 1, ld}, b, beta, c, ldc);
 }
 
-// gemm_packed(): the BLIS loops with B packed into `bp` and A into `ap`.
+// gemm_packed(): the BLIS loops on rows [m0, m1) of C, B packed into `bp` and A into `ap`.
+// Row indices are C's and op(A)'s own (a symmetric A is packed by its absolute rows).
 template <class T>
-void gemm_packed(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                 Strided<T> b, T beta, T* c, index_t ldc, T* ap, T* bp) {
+void gemm_packed(const KernelSet<T>& ks, index_t m0, index_t m1, index_t n, index_t k, T alpha,
+                 Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, T* ap, T* bp) {
   const KernelFns<T>& f = ks.fns;
   const Blocking& bl = ks.blocking;
   for (index_t jc = 0; jc < n; jc += bl.nc) {
@@ -432,7 +346,7 @@ void gemm_packed(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
     for (index_t pc = 0; pc < k; pc += bl.kc) {
       const index_t kcb = std::min(bl.kc, k - pc);
       f.pack_b(kcb, ncb, b.data + pc * b.rs + jc * b.cs, b.rs, b.cs, bp);
-      ic_loop(ks, 0, m, ncb, kcb, a, pc, ap, bp, c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
+      ic_loop(ks, m0, m1, ncb, kcb, a, pc, ap, bp, c + jc * ldc, ldc, alpha, pc == 0 ? beta : T(1));
     }
   }
 }
@@ -446,7 +360,8 @@ template <class T>
                                      std::size_t refused_bytes) {
   team::note_shortfall(team::Shortfall::memory, refused_bytes);
   StackBlocks blocks;
-  gemm_packed(small_blocking(ks), m, n, k, alpha, a, b, beta, c, ldc, blocks.a<T>(), blocks.b<T>());
+  gemm_packed(small_blocking(ks), 0, m, n, k, alpha, a, b, beta, c, ldc, blocks.a<T>(),
+              blocks.b<T>());
 }
 
 }  // namespace
@@ -535,30 +450,31 @@ void gemm_serial(const KernelSet<T>& ks, index_t m, index_t n, index_t k, T alph
     gemm_on_stack(ks, m, n, k, alpha, a, b, beta, c, ldc, (a_elems + b_elems) * sizeof(T));
     return;
   }
-  gemm_packed(ks, m, n, k, alpha, a, b, beta, c, ldc, ap, bp);
+  gemm_packed(ks, 0, m, n, k, alpha, a, b, beta, c, ldc, ap, bp);
 }
 
-// panel_buffers(): the shared B panels and every rank's A block of the row split with shared
-// panels, taken before its section (a unit must not find its buffer missing after others
-// have written C); nullptr when the memory cannot be had.
+// private_panels(): every rank's packed-B panel and A block for the row split, taken before
+// its section (a unit must not find its buffer missing after others have written C); false
+// when the memory cannot be had.
 template <class T>
-T* panel_buffers(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k,
-                 Workspace& ws) {
+bool private_panels(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k,
+                    Workspace& ws) {
   for (std::size_t rank = 0; rank < width; ++rank) {
-    if (ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)) == nullptr) {
-      return nullptr;
+    if (ws.try_buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)) == nullptr ||
+        ws.try_buffer_of<T>(rank, Workspace::Slot::pack_b, pack_b_elems(ks, n, k)) == nullptr) {
+      return false;
     }
   }
-  return static_cast<T*>(ws.try_shared_buffer(2 * pack_b_elems(ks, n, k) * sizeof(T)));
+  return true;
 }
 
 // run_wide(): one claimed section of up to `width` participants computing C. False when it
-// could not start one (no memory for the shared panels): the caller then runs C serially.
+// could not start one (no memory for the panels): the caller then runs C serially.
 template <class T>
 bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
               Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, team::Team& on,
               team::Team::Linger linger) {
-  // Split C's rows (B panels packed cooperatively, A read once in total) unless that leaves
+  // Split C's rows (each participant packing B for its own rows) unless that leaves
   // the ranks >10 % more unbalanced, in whole micro-tiles, than splitting its columns (each
   // unit then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
   // 3 row tiles of 24 but 8 column tiles of 8.
@@ -589,19 +505,24 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         },
         linger);
   } else if (split_rows) {
-    const std::size_t panel = pack_b_elems(ks, n, k);
-    T* shared_b = panel_buffers(ks, width, m, n, k, ws);
-    if (shared_b == nullptr) return false;
-    PanelPlan plan;
-    plan.panels_n = (n + ks.blocking.nc - 1) / ks.blocking.nc;
-    plan.panels_k = (k + ks.blocking.kc - 1) / ks.blocking.kc;
-    plan.packs = std::min<std::size_t>(width, static_cast<std::size_t>(col_tiles));
-    plan.rows = row_chunks(ks, m, row_tiles, width);
+    // One unit per participant, each the whole BLIS loop nest on its rows with B packed into
+    // its own panels: no unit ever waits for another. One shared packed panel (pack units,
+    // then row chunks waiting for them) read half of each panel from the other CPU's cache:
+    // 2-thread dgemm 512 ran 123 GF/s with it, 149 without; two units per participant, each
+    // packing B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
+    if (!private_panels(ks, width, m, n, k, ws)) return false;
+    const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     on.run_claimed(
-        width, plan.units(),
+        width, units,
         [&](team::Section& s, std::size_t unit) {
-          gemm_panel_unit(s, unit, plan, ks, m, n, k, alpha, a, b, beta, c, ldc, ws, shared_b,
-                          panel);
+          index_t i0 = 0;
+          index_t i1 = 0;
+          split(m, ks.fns.mr, unit, units, i0, i1);
+          if (i1 > i0) {
+            gemm_packed(ks, i0, i1, n, k, alpha, a, b, beta, c, ldc,
+                        ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k)),
+                        ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_b, pack_b_elems(ks, n, k)));
+          }
         },
         linger);
   } else {

@@ -2,8 +2,8 @@
 // gemm_parallel_test.cpp: gemm on a team, and the width cost model.
 //
 // Covers: results on teams of width 2, 3 and 5 (more than the CPUs) equal the naive loop, for
-// both split modes (rows with a cooperatively packed B, columns with private packing), both
-// layouts and transposes, with default and tiny blocking (many double-buffered B panels);
+// both split modes (rows, columns; each unit packing B for itself), both layouts and
+// transposes, with default and tiny blocking (many B panels per unit);
 // that small problems stay inline (width 1, no section), that Exec::max_width caps the width,
 // and the choose_width() rule itself.
 #include <gtest/gtest.h>
@@ -106,7 +106,7 @@ TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
   }
 }
 
-TEST_P(GemmOnTeam, TinyBlockingCrossesManySharedPanels) {
+TEST_P(GemmOnTeam, TinyBlockingCrossesManyPanels) {
   detail::force_blocking(1, 16, 1, 0);
   for (const Problem& p : {Problem{200, 64, 64, Op::none, Op::none, Layout::col_major},
                            Problem{64, 200, 50, Op::transpose, Op::none, Layout::row_major}}) {
