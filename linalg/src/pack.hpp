@@ -122,11 +122,29 @@ void pack_a_transposing(index_t mc, index_t kc, const T* a, index_t rs, index_t 
   }
 }
 
+// kPanelsPerStep: a B of contiguous rows (cs == 1: row-major B, or op(B) = B^T as SYRK's and
+// SYR2K's packing of their own rows) is packed at most this many panels at a time, each step
+// of a run writing one line to each. A panel is kc x NR values (16 KiB at kc = 256 double, 512
+// float), a multiple of 4 KiB, so the lines a step writes all fall in one L1 set: writing to
+// every panel of B at once (32 at n = 256) evicted them before the next step filled them.
+// 1-thread dsyr2k_, GF/s, all panels / 4 / 8 at a time (scripts/ab-runs 5, level3_calls,
+// AMD EPYC family 26): n = 256 68.3 / 79.6 / 80.8, 512 79.5 / 85.0 / 87.9, 1024 82.7 / 84.9 /
+// 86.4 (docs/gemm.md, "Packing order").
+constexpr index_t kPanelsPerStep = 8;
+
 // pack_b_panels(): element (p, j) at b[p*rs + j*cs]; dst gets ceil(nc/NR) panels, each kc
 // rows of NR values, columns past nc zero.
 template <class Isa, class T, int NR>
 void pack_b_panels(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T* dst) {
-  pack_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
+  if (cs != 1) {
+    pack_panels<Isa, T, NR>(kc, nc, b, rs, cs, dst);
+    return;
+  }
+  constexpr index_t kGroup = kPanelsPerStep * NR;
+  for (index_t j0 = 0; j0 < nc; j0 += kGroup) {
+    const index_t columns = nc - j0 < kGroup ? nc - j0 : kGroup;
+    pack_panels<Isa, T, NR>(kc, columns, b + j0, rs, 1, dst + j0 * kc);
+  }
 }
 
 // pack_b_transposed(): pack_b_panels with its common case, column-major B (rs == 1), handed
