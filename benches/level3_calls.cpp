@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// level3_calls.cpp: dsymm_/dtrmm_/dsyr2k_ (and dgemm_ for scale) through one BLAS library, on
-// Google Benchmark.
+// level3_calls.cpp: dsymm_/dtrmm_/dsyr2k_ (and dgemm_ for scale) and their single-precision
+// twins (ssymm_/strmm_/ssyr2k_/sgemm_) through one BLAS library, on Google Benchmark.
 //
 //   level3_calls --library PATH [--benchmark_filter=...] [--benchmark_repetitions=N] ...
 //
@@ -22,24 +22,26 @@
 
 namespace {
 
-using Symm = void (*)(const char*, const char*, const int*, const int*, const double*,
-                      const double*, const int*, const double*, const int*, const double*, double*,
-                      const int*);
+template <class T>
+using Symm = void (*)(const char*, const char*, const int*, const int*, const T*, const T*,
+                      const int*, const T*, const int*, const T*, T*, const int*);
+template <class T>
 using Trmm = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
-                      const double*, const double*, const int*, double*, const int*);
-using Syr2k = void (*)(const char*, const char*, const int*, const int*, const double*,
-                       const double*, const int*, const double*, const int*, const double*, double*,
-                       const int*);
-using Gemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*,
-                      const double*, const int*, const double*, const int*, const double*, double*,
-                      const int*);
+                      const T*, const T*, const int*, T*, const int*);
+template <class T>
+using Syr2k = void (*)(const char*, const char*, const int*, const int*, const T*, const T*,
+                       const int*, const T*, const int*, const T*, T*, const int*);
+template <class T>
+using Gemm = void (*)(const char*, const char*, const int*, const int*, const int*, const T*,
+                      const T*, const int*, const T*, const int*, const T*, T*, const int*);
 
+template <class T>
 struct Operands {
-  std::vector<double> a, b, c;
+  std::vector<T> a, b, c;
   explicit Operands(int n)
-      : a(teamla::bench::random_matrix(n, n, 1)),
-        b(teamla::bench::random_matrix(n, n, 2)),
-        c(teamla::bench::random_matrix(n, n, 3)) {}
+      : a(teamla::bench::random_matrix<T>(n, n, 1)),
+        b(teamla::bench::random_matrix<T>(n, n, 2)),
+        c(teamla::bench::random_matrix<T>(n, n, 3)) {}
 };
 
 void set_rate(benchmark::State& state, double flops) {
@@ -47,9 +49,10 @@ void set_rate(benchmark::State& state, double flops) {
       benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void time_symm(benchmark::State& state, Symm symm, int n) {
-  Operands x(n);
-  const double one = 1;
+template <class T>
+void time_symm(benchmark::State& state, Symm<T> symm, int n) {
+  Operands<T> x(n);
+  const T one = 1;
   for (auto _ : state) {
     symm("L", "L", &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
     benchmark::ClobberMemory();
@@ -57,10 +60,11 @@ void time_symm(benchmark::State& state, Symm symm, int n) {
   set_rate(state, 2.0 * n * n * n);
 }
 
-void time_trmm(benchmark::State& state, Trmm trmm, int n) {
-  Operands x(n);
-  const std::vector<double> b0 = x.b;
-  const double one = 1;
+template <class T>
+void time_trmm(benchmark::State& state, Trmm<T> trmm, int n) {
+  Operands<T> x(n);
+  const std::vector<T> b0 = x.b;
+  const T one = 1;
   for (auto _ : state) {
     trmm("L", "L", "N", "N", &n, &n, &one, x.a.data(), &n, x.b.data(), &n);
     benchmark::ClobberMemory();
@@ -71,9 +75,10 @@ void time_trmm(benchmark::State& state, Trmm trmm, int n) {
   set_rate(state, 1.0 * n * n * n);
 }
 
-void time_syr2k(benchmark::State& state, Syr2k syr2k, int n) {
-  Operands x(n);
-  const double one = 1;
+template <class T>
+void time_syr2k(benchmark::State& state, Syr2k<T> syr2k, int n) {
+  Operands<T> x(n);
+  const T one = 1;
   for (auto _ : state) {
     syr2k("L", "N", &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
     benchmark::ClobberMemory();
@@ -81,9 +86,10 @@ void time_syr2k(benchmark::State& state, Syr2k syr2k, int n) {
   set_rate(state, 2.0 * n * n * n);
 }
 
-void time_gemm(benchmark::State& state, Gemm gemm, int n) {
-  Operands x(n);
-  const double one = 1;
+template <class T>
+void time_gemm(benchmark::State& state, Gemm<T> gemm, int n) {
+  Operands<T> x(n);
+  const T one = 1;
   for (auto _ : state) {
     gemm("N", "N", &n, &n, &n, &one, x.a.data(), &n, x.b.data(), &n, &one, x.c.data(), &n);
     benchmark::ClobberMemory();
@@ -120,10 +126,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "level3_calls: %s\n", dlerror());
     return 1;
   }
-  register_routine<Symm>(library, "dsymm_", time_symm);
-  register_routine<Trmm>(library, "dtrmm_", time_trmm);
-  register_routine<Syr2k>(library, "dsyr2k_", time_syr2k);
-  register_routine<Gemm>(library, "dgemm_", time_gemm);
+  register_routine<Symm<double>>(library, "dsymm_", time_symm<double>);
+  register_routine<Trmm<double>>(library, "dtrmm_", time_trmm<double>);
+  register_routine<Syr2k<double>>(library, "dsyr2k_", time_syr2k<double>);
+  register_routine<Gemm<double>>(library, "dgemm_", time_gemm<double>);
+  register_routine<Symm<float>>(library, "ssymm_", time_symm<float>);
+  register_routine<Trmm<float>>(library, "strmm_", time_trmm<float>);
+  register_routine<Syr2k<float>>(library, "ssyr2k_", time_syr2k<float>);
+  register_routine<Gemm<float>>(library, "sgemm_", time_gemm<float>);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
