@@ -413,6 +413,11 @@ void blocking_boundaries() {
           check_case<T>(Case{m, n, k, Op::transpose, Op::transpose, Layout::col_major,
                              Layout::row_major, Layout::row_major, 1, -1.0, 0.0},
                         rng);
+          // op(B) with contiguous rows, packed kPanelsPerStep micro-panels at a time: at
+          // n = small_n + 1, whole groups and a last one ending in a one-column panel.
+          check_case<T>(Case{m, n, k, Op::none, Op::transpose, Layout::col_major, Layout::col_major,
+                             Layout::col_major, 2, 0.5, 1.0},
+                        rng);
         }
       }
     }
