@@ -507,9 +507,9 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   } else if (split_rows) {
     // One unit per participant, each the whole BLIS loop nest on its rows with B packed into
     // its own panels: no unit ever waits for another. One shared packed panel (pack units,
-    // then row chunks waiting for them) read half of each panel from the other CPU's cache:
-    // 2-thread dgemm 512 ran 123 GF/s with it, 149 without; two units per participant, each
-    // packing B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
+    // then row chunks waiting for them, each reading half of the panel from the other CPU's
+    // packing): 2-thread dgemm 512 ran 123 GF/s with it, 149 without; two units per
+    // participant, each packing B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
     if (!private_panels(ks, width, m, n, k, ws)) return false;
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     on.run_claimed(
