@@ -205,10 +205,11 @@ void split(index_t count, index_t unit, std::size_t r, std::size_t w, index_t& l
   hi = std::min(count, units * (sr + 1) / sw * unit);
 }
 
-// kUnitsPerParticipant: a claimed section cuts its work into about this many units per
-// participant, so that a participant that starts late (or is preempted) leaves units that the
-// others take, while each unit still covers whole micro-tiles. Width 2 at n = 128: 8 row units
-// of 16 rows.
+// kUnitsPerParticipant: the in-place row split and the column split cut their work into about
+// this many units per participant, so that a participant that starts late (or is preempted)
+// leaves units that the others take, while each unit still covers whole micro-tiles (width 2 at
+// n = 128 on AVX-512: 6 row units, one 24-row tile each). The packed row split has one per
+// participant (run_wide()).
 constexpr std::size_t kUnitsPerParticipant = 4;
 
 // work_units(): how many units `tiles` whole tiles make on a section of `width`.
