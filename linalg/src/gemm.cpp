@@ -151,6 +151,8 @@ void pack_a_symmetric(const KernelFns<T>& f, index_t i0, index_t rows, index_t p
   }
 }
 
+}  // namespace
+
 // ic_loop(): rows [m0, m1) of C for one packed B panel (kcb x ncb, columns [pc, pc + kcb) of
 // op(A)): pack each block of A (rows_per_block x kcb) and run the macro block.
 template <class T>
@@ -168,6 +170,15 @@ void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_
     macro_block(f, mcb, ncb, kcb, ap, bp, c + ic, ldc, alpha, beta);
   }
 }
+
+template void ic_loop<double>(const KernelSet<double>&, index_t, index_t, index_t, index_t,
+                              Strided<double>, index_t, double*, const double*, double*, index_t,
+                              double, double);
+template void ic_loop<float>(const KernelSet<float>&, index_t, index_t, index_t, index_t,
+                             Strided<float>, index_t, float*, const float*, float*, index_t, float,
+                             float);
+
+namespace {
 
 // reads_a_in_place(): op(A) column-contiguous and both m and n <= small_n. A tall A is packed:
 // read in place it is re-read for every NR columns of B, and its columns, a leading dimension

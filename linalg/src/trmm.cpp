@@ -3,13 +3,15 @@
 //
 // Every case is reduced to "left side, no transpose, lower or upper" as trsm.cpp reduces it:
 // op(A) = A^T is A.transposed() with the triangle flipped, and B*op(A) is (op(A)^T * B^T)^T.
-// The canonical product is recursive: with A split into halves, the half of B that the other
-// half of the result still needs is computed last. Lower: B2 = A22*B2 (recursively), then
-// B2 += A21*B1 (one gemm, where the flops are), then B1 = A11*B1; upper mirrors it. So no block
-// of B is overwritten before every product that reads it has run, and the triangle is never
-// expanded into a dense matrix (which would double the flops). Leaves of at most kTrmmLeaf rows
-// run on the gemm microkernel (trmm_leaf.cpp). The columns of B are independent, so the parallel
-// version splits them over the participants of one claimed section, as trsm does.
+// A column-major B runs on gemm's loops, one kc-deep panel of B at a time (trmm_blocked.cpp).
+// Other layouts, and a column-major B when the workspace cannot hold the panels, run the
+// recursion: with A split into halves, the half of B that the other half of the result still
+// needs is computed last. Lower: B2 = A22*B2 (recursively), then B2 += A21*B1 (one gemm, where
+// the flops are), then B1 = A11*B1; upper mirrors it. So no block of B is overwritten before
+// every product that reads it has run, and the triangle is never expanded into a dense matrix
+// (which would double the flops). Leaves of at most kTrmmLeaf rows run on the gemm microkernel
+// (trmm_leaf.cpp). The columns of B are independent, so the parallel version splits them over
+// the participants of one claimed section, as trsm does.
 #include <algorithm>
 
 #include "chol_internal.hpp"
@@ -64,10 +66,11 @@ void trmm_recursive(bool lower, bool unit, T alpha, MatrixView<const T> a, Matri
   }
 }
 
-// trmm_left_serial(): the canonical product on the calling thread, with the leaves' buffers
-// taken once from its workspace.
+// trmm_left_serial(): the canonical product on the calling thread: on gemm's loops, or the
+// recursion with the leaves' buffers taken once from its workspace.
 template <class T>
 void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+  if (b.row_stride() == 1 && trmm_left_blocked(lower, unit, alpha, a, b)) return;
   trmm_recursive(lower, unit, alpha, a, b, trmm_workspace_buffers<T>());
 }
 

@@ -2,6 +2,7 @@
 // trmm_internal.hpp (internal): the leaf of TRMM's recursion (trmm.cpp), on the gemm microkernel.
 #pragma once
 
+#include "isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::chol_detail {
@@ -25,10 +26,31 @@ struct TrmmLeafBuffers {
   index_t leaf = 0;
 };
 
+// trmm_left_blocked(): B = alpha * A * B with A lower or upper (no transpose) and B
+// column-major, on gemm's loops (trmm_blocked.cpp); false, with nothing written, when the
+// calling thread's workspace cannot hold the packed blocks.
+template <class T>
+bool trmm_left_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b);
+
 // trmm_workspace_buffers(): buffers for leaves of kTrmmLeaf from the calling thread's workspace
 // (nullptr members when it cannot grow).
 template <class T>
 TrmmLeafBuffers<T> trmm_workspace_buffers();
+
+// pack_triangle_rows(): rows [r0, r1) of the m x m triangle A (r0 a multiple of MR) packed as
+// gemm's A, each MR-row strip over the k range it reaches in the triangle only ([0, last row]
+// lower, [first row, m) upper), its diagonal block made triangular: zeros outside the triangle,
+// ones on a unit diagonal. Nothing outside the triangle is read by the products.
+template <class T>
+void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
+                        index_t r0, index_t r1, T* ap);
+
+// multiply_triangle_rows(): rows [r0, r1) of B = alpha * A * B, from those rows of the triangle
+// packed by pack_triangle_rows() (ap) and B's m rows packed by the kernel's pack_b (bp, NR
+// columns per micro-panel). B is only written: every row it reads is in bp.
+template <class T>
+void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, index_t r0,
+                            index_t r1, const T* ap, const T* bp, MatrixView<T> b);
 
 // trmm_leaf(): B = alpha * A * B with A (m x m, m <= buffers.leaf) lower or upper triangular (no
 // transpose), unit or non-unit diagonal; A and B of any layout. Only A's triangle affects the

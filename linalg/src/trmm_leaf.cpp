@@ -52,25 +52,25 @@ inline StripRange strip_range(bool lower, index_t m, index_t mr, index_t r0, ind
   return {r0, m, mr * (q * m - mr * q * (q - 1) / 2)};
 }
 
-// pack_triangle(): each MR-row strip of A packed over its own k range only (the triangle's half
-// of the block), then its MR x MR diagonal block made triangular: zeros outside the triangle,
-// ones on a unit diagonal. Nothing outside the triangle is read by the products.
+}  // namespace
+
 template <class T>
-void pack_triangle(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
-                   T* ap) {
+void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
+                        index_t r0, index_t r1, T* ap) {
   const index_t m = a.rows;
   const index_t mr = f.mr;
   const index_t rs = a.row_stride();
   const index_t cs = a.col_stride();
-  for (index_t r0 = 0; r0 < m; r0 += mr) {
-    const index_t rows = std::min(mr, m - r0);
-    const StripRange s = strip_range(lower, m, mr, r0, rows);
-    T* panel = ap + s.offset;
-    f.pack_a(rows, s.k1 - s.k0, a.data + r0 * rs + s.k0 * cs, rs, cs, panel);
-    for (index_t p = r0; p < r0 + rows; ++p) {
+  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
+  for (index_t s0 = r0; s0 < r1; s0 += mr) {
+    const index_t rows = std::min(mr, r1 - s0);
+    const StripRange s = strip_range(lower, m, mr, s0, rows);
+    T* panel = ap + (s.offset - base);
+    f.pack_a(rows, s.k1 - s.k0, a.data + s0 * rs + s.k0 * cs, rs, cs, panel);
+    for (index_t p = s0; p < s0 + rows; ++p) {
       T* step = panel + (p - s.k0) * mr;
       for (index_t i = 0; i < rows; ++i) {
-        const index_t row = r0 + i;
+        const index_t row = s0 + i;
         if (lower ? p > row : p < row) step[i] = T(0);
         if (unit && p == row) step[i] = T(1);
       }
@@ -78,35 +78,38 @@ void pack_triangle(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixV
   }
 }
 
-// multiply_chunk(): columns [j0, j0 + ncb) of B, packed in `bp`, times the packed triangle.
 template <class T>
-void multiply_chunk(const detail::KernelFns<T>& f, bool lower, T alpha, const T* ap, const T* bp,
-                    MatrixView<T> b, index_t j0, index_t ncb) {
+void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, index_t r0,
+                            index_t r1, const T* ap, const T* bp, MatrixView<T> b) {
   const index_t m = b.rows;
   const index_t mr = f.mr;
   const index_t nr = f.nr;
+  const index_t ncb = b.cols;
   const bool col_major = b.row_stride() == 1;
+  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
   alignas(64) T tile[kMaxMr * kMaxNr];
   for (index_t jr = 0; jr < ncb; jr += nr) {
     const index_t nrb = std::min(nr, ncb - jr);
     const T* b_panel = bp + jr * m;
-    for (index_t i0 = 0; i0 < m; i0 += mr) {
-      const index_t mrb = std::min(mr, m - i0);
+    for (index_t i0 = r0; i0 < r1; i0 += mr) {
+      const index_t mrb = std::min(mr, r1 - i0);
       const StripRange s = strip_range(lower, m, mr, i0, mrb);
-      const T* a_panel = ap + s.offset;
+      const T* a_panel = ap + (s.offset - base);
       const index_t kc = s.k1 - s.k0;
-      T* c = &b(i0, j0 + jr);
+      T* c = &b(i0, jr);
       if (col_major) {
         f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, c, b.col_stride(), alpha, T(0));
         continue;
       }
       f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, tile, mr, alpha, T(0));
       for (index_t j = 0; j < nrb; ++j) {
-        for (index_t i = 0; i < mrb; ++i) b(i0 + i, j0 + jr + j) = tile[i + j * mr];
+        for (index_t i = 0; i < mrb; ++i) b(i0 + i, jr + j) = tile[i + j * mr];
       }
     }
   }
 }
+
+namespace {
 
 // run_leaf(): the leaf on the given buffers.
 template <class T>
@@ -116,12 +119,12 @@ void run_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<
   const index_t m = a.rows;
   const index_t nr = f.nr;
   const index_t chunk = std::max<index_t>(nr, kChunkCols / nr * nr);
-  pack_triangle(f, lower, unit, a, ap);
+  pack_triangle_rows(f, lower, unit, a, 0, m, ap);
   for (index_t j0 = 0; j0 < b.cols; j0 += chunk) {
     const index_t ncb = std::min(chunk, b.cols - j0);
     // B(p, j) for p < m: the whole chunk is packed before any of it is written.
     f.pack_b(m, ncb, &b(0, j0), b.row_stride(), b.col_stride(), bp);
-    multiply_chunk(f, lower, alpha, ap, bp, b, j0, ncb);
+    multiply_triangle_rows(f, lower, alpha, 0, m, ap, bp, b.block(0, j0, m, ncb));
   }
 }
 
@@ -163,6 +166,15 @@ void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView
   run_leaf(lower, unit, alpha, a, b, buffers.packed_a, buffers.packed_b);
 }
 
+template void pack_triangle_rows<double>(const detail::KernelFns<double>&, bool, bool,
+                                         MatrixView<const double>, index_t, index_t, double*);
+template void pack_triangle_rows<float>(const detail::KernelFns<float>&, bool, bool,
+                                        MatrixView<const float>, index_t, index_t, float*);
+template void multiply_triangle_rows<double>(const detail::KernelFns<double>&, bool, double,
+                                             index_t, index_t, const double*, const double*,
+                                             MatrixView<double>);
+template void multiply_triangle_rows<float>(const detail::KernelFns<float>&, bool, float, index_t,
+                                            index_t, const float*, const float*, MatrixView<float>);
 template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, MatrixView<double>,
                                 const TrmmLeafBuffers<double>&);
 template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>,

@@ -7,6 +7,8 @@
 // recursion's 64-row leaf so that the ordering of the in-place blocks is exercised.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "linalg/level3_test_util.hpp"
 
 namespace teamla::test {
@@ -93,6 +95,39 @@ TEST(Trmm, EveryCaseEveryIsa) {
                   check_trmm<float>(s, -0.5f, n, m, exec);
                 }
               }
+  }
+}
+
+// BlockingScope forces a blocking (mc, kc, nc) for its lifetime.
+struct BlockingScope {
+  BlockingScope(index_t mc, index_t kc, index_t nc) {
+    linalg::detail::force_blocking(mc, kc, nc, 0);
+  }
+  ~BlockingScope() { linalg::detail::clear_blocking_override(); }
+  BlockingScope(const BlockingScope&) = delete;
+  BlockingScope& operator=(const BlockingScope&) = delete;
+};
+
+// A column-major B runs on gemm's loops, one kc-deep panel of B at a time (trmm_blocked.cpp):
+// with blocks far smaller than the matrices (kc = 3 or 7 rows of B per panel, mc = one strip or
+// two, nc = one micro-panel or 5 columns), every panel boundary, diagonal strip and order of
+// the in-place visit is crossed, on every ISA, both triangles, both layouts of A.
+TEST(Trmm, BlockedPanelsCrossEveryBoundary) {
+  for (auto isa : supported_isas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(linalg::detail::isa_name(isa));
+    for (auto [mc, kc, nc] : {std::tuple<index_t, index_t, index_t>{1, 3, 1}, {60, 7, 5}}) {
+      BlockingScope blocking(mc, kc, nc);
+      for (Uplo uplo : {Uplo::lower, Uplo::upper})
+        for (Op op : {Op::none, Op::transpose})
+          for (Diag diag : {Diag::non_unit, Diag::unit})
+            for (Layout la : {Layout::col_major, Layout::row_major}) {
+              Exec exec;
+              const TrmmCase s{Side::left, uplo, op, diag, la, Layout::col_major};
+              check_trmm<double>(s, 1.5, 53, 19, exec);
+              check_trmm<float>(s, -1.0f, 61, 11, exec);
+            }
+    }
   }
 }
 
