@@ -3,15 +3,15 @@
 //
 // Every case is reduced to "left side, no transpose, lower or upper" as trsm.cpp reduces it:
 // op(A) = A^T is A.transposed() with the triangle flipped, and B*op(A) is (op(A)^T * B^T)^T.
-// A column-major B runs on gemm's loops, one kc-deep panel of B at a time (trmm_blocked.cpp).
-// Other layouts, and a column-major B when the workspace cannot hold the panels, run the
-// recursion: with A split into halves, the half of B that the other half of the result still
-// needs is computed last. Lower: B2 = A22*B2 (recursively), then B2 += A21*B1 (one gemm, where
-// the flops are), then B1 = A11*B1; upper mirrors it. So no block of B is overwritten before
-// every product that reads it has run, and the triangle is never expanded into a dense matrix
-// (which would double the flops). Leaves of at most kTrmmLeaf rows run on the gemm microkernel
-// (trmm_leaf.cpp). The columns of B are independent, so the parallel version splits them over
-// the participants of one claimed section, as trsm does.
+// The product runs on gemm's loops, one kc-deep panel at a time (trmm_blocked.cpp): a
+// column-major B as A*B, a row-major one as its column-major transpose times A^T. When the
+// workspace cannot hold the panels, the recursion runs instead: with A split into halves, the
+// half of B that the other half of the result still needs is computed last. Lower: B2 = A22*B2
+// (recursively), then B2 += A21*B1 (one gemm, where the flops are), then B1 = A11*B1; upper mirrors
+// it. So no block of B is overwritten before every product that reads it has run, and the triangle
+// is never expanded into a dense matrix (which would double the flops). Leaves of at most kTrmmLeaf
+// rows run on the gemm microkernel (trmm_leaf.cpp). The columns of B are independent, so the
+// parallel version splits them over the participants of one claimed section, as trsm does.
 #include <algorithm>
 
 #include "chol_internal.hpp"
@@ -71,6 +71,11 @@ void trmm_recursive(bool lower, bool unit, T alpha, MatrixView<const T> a, Matri
 template <class T>
 void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
   if (b.row_stride() == 1 && trmm_left_blocked(lower, unit, alpha, a, b)) return;
+  // A row-major B is a column-major one times the transposed triangle on the right.
+  if (b.col_stride() == 1 &&
+      trmm_right_blocked(!lower, unit, alpha, a.transposed(), b.transposed())) {
+    return;
+  }
   trmm_recursive(lower, unit, alpha, a, b, trmm_workspace_buffers<T>());
 }
 

@@ -32,6 +32,11 @@ struct TrmmLeafBuffers {
 template <class T>
 bool trmm_left_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b);
 
+// trmm_right_blocked(): B = alpha * B * A, the same for A on the right (A's triangle packed as
+// gemm's B, B's columns as its A).
+template <class T>
+bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b);
+
 // trmm_workspace_buffers(): buffers for leaves of kTrmmLeaf from the calling thread's workspace
 // (nullptr members when it cannot grow).
 template <class T>

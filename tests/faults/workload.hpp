@@ -2,10 +2,10 @@
 // workload.hpp: every routine of CpuEngine on one set of inputs, for the fault tests.
 //
 // Workload::run() runs gemm (double, both operands as given and both transposed; float with B
-// transposed), trsm, syrk (lower; upper on A^T), symm, trmm, syr2k, potrf and potrs on inputs
-// made from `seed`,
-// and returns every output. Two runs agree (agree()) when each output matches to a tolerance
-// that covers a different blocking (a fallback packs smaller blocks, so sums are reordered).
+// transposed), trsm, syrk (lower; upper on A^T), symm, trmm (A on the left and on the right),
+// syr2k, potrf and potrs on inputs made from `seed`, and returns every output. Two runs agree
+// (agree()) when each output matches to a tolerance that covers a different blocking (a fallback
+// packs smaller blocks, so sums are reordered).
 #pragma once
 
 #include <algorithm>
@@ -23,8 +23,8 @@ using linalg::index_t;
 using linalg::Op;
 
 struct Outputs {
-  std::vector<double> gemm_nn, gemm_tt, trsm, syrk_lower, syrk_upper, symm, trmm, syr2k, cholesky,
-      solve;
+  std::vector<double> gemm_nn, gemm_tt, trsm, syrk_lower, syrk_upper, symm, trmm, trmm_right, syr2k,
+      cholesky, solve;
   std::vector<float> sgemm_nt;
   index_t potrf_info = -1;
 };
@@ -52,8 +52,9 @@ class Workload {
     engine::testing::fill_random(fa_, seed + 3);
     engine::testing::fill_random(fb_, seed + 4);
     engine::testing::fill_random(fc_, seed + 5);
-    for (auto* v : {&out_.gemm_nn, &out_.gemm_tt, &out_.trsm, &out_.syrk_lower, &out_.syrk_upper,
-                    &out_.symm, &out_.trmm, &out_.syr2k, &out_.cholesky, &out_.solve}) {
+    for (auto* v :
+         {&out_.gemm_nn, &out_.gemm_tt, &out_.trsm, &out_.syrk_lower, &out_.syrk_upper, &out_.symm,
+          &out_.trmm, &out_.trmm_right, &out_.syr2k, &out_.cholesky, &out_.solve}) {
       v->resize(c_.storage.size());
     }
     out_.sgemm_nt.resize(fc_.storage.size());
@@ -90,6 +91,10 @@ class Workload {
     reset(d1_, b_);
     e.trmm(Side::left, Uplo::lower, Op::transpose, Diag::unit, 2.0, a_.cview(), d1_.view());
     keep(d1_, out_.trmm);
+    // A on the right: a row-major B to the left-side code, which packs it differently.
+    reset(d1_, b_);
+    e.trmm(Side::right, Uplo::upper, Op::none, Diag::non_unit, -0.5, a_.cview(), d1_.view());
+    keep(d1_, out_.trmm_right);
     reset(d1_, c_);
     e.syr2k(Uplo::lower, Op::none, 1.0, a_.cview(), b_.cview(), 0.0, d1_.view());
     keep(d1_, out_.syr2k);
@@ -145,6 +150,7 @@ inline std::string disagreement(const Outputs& got, const Outputs& want, index_t
   if (max_relative_gap(got.syrk_upper, want.syrk_upper) > tol_d) return "syrk upper";
   if (max_relative_gap(got.symm, want.symm) > tol_d) return "symm";
   if (max_relative_gap(got.trmm, want.trmm) > tol_d) return "trmm";
+  if (max_relative_gap(got.trmm_right, want.trmm_right) > tol_d) return "trmm right";
   if (max_relative_gap(got.syr2k, want.syr2k) > tol_d) return "syr2k";
   if (max_relative_gap(got.cholesky, want.cholesky) > tol_solve) return "potrf";
   if (max_relative_gap(got.solve, want.solve) > tol_solve) return "potrs";

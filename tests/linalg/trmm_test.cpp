@@ -108,10 +108,11 @@ struct BlockingScope {
   BlockingScope& operator=(const BlockingScope&) = delete;
 };
 
-// A column-major B runs on gemm's loops, one kc-deep panel of B at a time (trmm_blocked.cpp):
-// with blocks far smaller than the matrices (kc = 3 or 7 rows of B per panel, mc = one strip or
-// two, nc = one micro-panel or 5 columns), every panel boundary, diagonal strip and order of
-// the in-place visit is crossed, on every ISA, both triangles, both layouts of A.
+// The product runs on gemm's loops, one kc-deep panel at a time (trmm_blocked.cpp: A on the
+// left of a column-major B, or on the right of one, which a row-major B becomes): with blocks
+// far smaller than the matrices (kc = 3 or 7 per panel, mc = one strip or two, nc = one
+// micro-panel or 5 columns), every panel boundary, diagonal strip and order of the in-place
+// visit is crossed, on every ISA, both sides, both triangles, every layout.
 TEST(Trmm, BlockedPanelsCrossEveryBoundary) {
   for (auto isa : supported_isas()) {
     IsaScope scope(isa);
@@ -121,12 +122,14 @@ TEST(Trmm, BlockedPanelsCrossEveryBoundary) {
       for (Uplo uplo : {Uplo::lower, Uplo::upper})
         for (Op op : {Op::none, Op::transpose})
           for (Diag diag : {Diag::non_unit, Diag::unit})
-            for (Layout la : {Layout::col_major, Layout::row_major}) {
-              Exec exec;
-              const TrmmCase s{Side::left, uplo, op, diag, la, Layout::col_major};
-              check_trmm<double>(s, 1.5, 53, 19, exec);
-              check_trmm<float>(s, -1.0f, 61, 11, exec);
-            }
+            for (Side side : {Side::left, Side::right})
+              for (Layout la : {Layout::col_major, Layout::row_major})
+                for (Layout lb : {Layout::col_major, Layout::row_major}) {
+                  Exec exec;
+                  const TrmmCase s{side, uplo, op, diag, la, lb};
+                  check_trmm<double>(s, 1.5, 53, 19, exec);
+                  check_trmm<float>(s, -1.0f, 61, 11, exec);
+                }
     }
   }
 }
