@@ -94,9 +94,12 @@ void trmm_left_parallel(bool lower, bool unit, T alpha, MatrixView<const T> a, M
   if (plan.width <= 1 || units <= 1) {
     ++exec.stats.inline_regions;
     exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
-    const std::uint64_t inline_start_ns = plan.timed ? team::monotonic_ns() : 0;
+    // Timed inline regions teach the serial rate; a wide plan that one slice ran inline taught
+    // nothing about either width (as in gemm_strided()).
+    const bool learn = plan.timed && plan.width <= 1;
+    const std::uint64_t inline_start_ns = learn ? team::monotonic_ns() : 0;
     trmm_left_serial(lower, unit, alpha, a, b);
-    if (plan.timed) {
+    if (learn) {
       record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
     }
     return;

@@ -70,8 +70,17 @@ void trsm_left_serial(bool lower, bool unit, MatrixView<const T> a, MatrixView<T
 template void trsm_left_serial<double>(bool, bool, MatrixView<const double>, MatrixView<double>);
 template void trsm_left_serial<float>(bool, bool, MatrixView<const float>, MatrixView<float>);
 
-// kSlicesPerParticipant: column slices per participant of a claimed trsm section.
-constexpr std::size_t kSlicesPerParticipant = 4;
+// kSlicesPerParticipant: column slices per participant of a claimed trsm section. One: each
+// slice runs the whole recursion, whose gemm calls pack (or re-read in place) the blocks of A
+// again, so narrow slices cost a pass over A for few columns. Four per participant (64-column
+// slices at 512 right-hand sides) ran 2-thread strsm 256 x 512 at 52 GF/s, below its 1-thread
+// 72; one ran 118-122 (docs/cholesky.md, "TRSM"). A late participant's slice is still claimed
+// by the other.
+constexpr std::size_t kSlicesPerParticipant = 1;
+// kMinSliceCols: the narrowest slice worth its own pass over A: 32 (two slices at 64
+// right-hand sides) kept 2-thread strsm 256 x 64 at 41 GF/s, where one 64-column slice ran it
+// at the 1-thread 25.
+constexpr index_t kMinSliceCols = 32;
 
 // trsm_left_parallel(): the canonical solve with its right-hand sides split over a section
 // whose width the cost model picks. Returns the width used.
@@ -81,26 +90,30 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
   const double flops =
       static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
   const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
-  const std::size_t width = plan.width;
-  if (width <= 1) {
+  const index_t n = b.cols;
+  const std::size_t units =
+      std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
+                            kSlicesPerParticipant * plan.width);
+  if (plan.width <= 1 || units <= 1) {
     ++exec.stats.inline_regions;
     exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
-    const std::uint64_t inline_start_ns = plan.timed ? team::monotonic_ns() : 0;
+    // Timed inline regions teach the serial rate; a wide plan that one slice ran inline taught
+    // nothing about either width (as in gemm_strided()).
+    const bool learn = plan.timed && plan.width <= 1;
+    const std::uint64_t inline_start_ns = learn ? team::monotonic_ns() : 0;
     trsm_left_serial(lower, unit, a, b);
-    if (plan.timed) {
+    if (learn) {
       record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
     }
     return 1;
   }
+  const std::size_t width = std::min(plan.width, units);
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   const std::uint64_t start_ns = team::monotonic_ns();
   // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
-  // cache lines between the slices when B's rows are contiguous. Claimed, a few per
-  // participant, so that a late participant's slices are taken by the others.
-  const index_t n = b.cols;
-  const std::size_t units =
-      std::min<std::size_t>(static_cast<std::size_t>((n + 15) / 16), kSlicesPerParticipant * width);
+  // cache lines between the slices when B's rows are contiguous. Claimed, so that a late
+  // participant's slice is taken by the others.
   exec.team->run_claimed(width, units, [&](team::Section&, std::size_t slice) {
     const auto edge = [&](std::size_t u) {
       if (u >= units) return n;

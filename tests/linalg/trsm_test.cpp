@@ -138,6 +138,12 @@ TEST(Trsm, LargerShapesAndTeam) {
   check_trsm<double>(Side::left, Uplo::lower, Op::none, Diag::non_unit, 1.0, 4, 3,
                      Layout::col_major, Layout::col_major, exec);
   EXPECT_EQ(exec.stats.sections, 0u) << "a 4 x 3 solve is not worth a section";
+  // 32 right-hand sides are one slice (kMinSliceCols): a section would pack A's blocks again
+  // for 16 columns per participant, however many flops the triangle holds.
+  check_trsm<float>(Side::left, Uplo::lower, Op::none, Diag::non_unit, 1.0f, 1000, 32,
+                    Layout::col_major, Layout::col_major, exec);
+  EXPECT_EQ(exec.stats.sections, 0u);
+  EXPECT_EQ(exec.stats.inline_regions, 1u);
 }
 
 TEST(Trsm, AlphaZeroWritesZerosWithoutReadingA) {
