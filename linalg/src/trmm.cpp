@@ -31,11 +31,11 @@ index_t split_rows(index_t m) {
   return half < m ? half : m / 2;
 }
 
-// kSlicesPerParticipant: column slices per participant of a claimed trmm section. One, where
-// trsm has four: every slice packs the blocks of A again, and a slice must stay wide enough for
-// the gemm calls inside it to run at gemm's rate. A late participant's slice is still claimed
-// by the other. Alternated A/B through dtrmm_ on 2 threads (docs/level3.md): one slice ran
-// 1.01-1.09x two at n = 256, 1.13-1.27x at 512, 0.98-0.99x at 1024; four ran 0.83-1.05x two.
+// kSlicesPerParticipant: column slices per participant of a claimed trmm section. One, as in
+// trsm: every slice packs the blocks of A again, and a slice must stay wide enough for its
+// panels to run at gemm's rate. A late participant's slice is still claimed by the other.
+// Alternated A/B through dtrmm_ on 2 threads, with the recursion (docs/level3.md): one slice
+// ran 1.01-1.09x two at n = 256, 1.13-1.27x at 512, 0.98-0.99x at 1024; four ran 0.83-1.05x two.
 constexpr std::size_t kSlicesPerParticipant = 1;
 // kMinSliceCols: the narrowest slice worth its own pass over A.
 constexpr index_t kMinSliceCols = 64;
