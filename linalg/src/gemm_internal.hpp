@@ -52,9 +52,9 @@ template <class T>
 void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta,
                   T* c, index_t ldc, Exec& exec);
 
-// ic_loop(): rows [m0, m1) of C += the kcb x ncb panel of B packed in bp (the kernel's
-// pack_b) times columns [pc, pc + kcb) of op(A): each block of A packed into ap (rows_per_block
-// x kcb, within an mc x kc block) and multiplied (C = alpha A B + beta C on those rows).
+// ic_loop(): rows [m0, m1) of C = alpha A B + beta C, where B is the kcb x ncb panel packed in
+// bp (the kernel's pack_b) and A the columns [pc, pc + kcb) of op(A): each block of A packed
+// into ap (rows_per_block x kcb, within an mc x kc block) and multiplied.
 template <class T>
 void ic_loop(const KernelSet<T>& ks, index_t m0, index_t m1, index_t ncb, index_t kcb, Strided<T> a,
              index_t pc, T* ap, const T* bp, T* c, index_t ldc, T alpha, T beta);

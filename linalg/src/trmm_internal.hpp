@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// trmm_internal.hpp (internal): the leaf of TRMM's recursion (trmm.cpp), on the gemm microkernel.
+// trmm_internal.hpp (internal): TRMM on gemm's panels (trmm_blocked.cpp) and the leaf of its
+// fallback recursion (trmm.cpp, trmm_leaf.cpp), on the gemm microkernel.
 #pragma once
 
 #include "isa_dispatch.hpp"

@@ -3,8 +3,10 @@
 //
 // Every side/uplo/op/diag combination, every layout of A and B, padded ld, alpha == 0 (B set to
 // zero without reading A) and NaN in the triangle of A that trmm must not read (nor, with a
-// unit diagonal, the diagonal), double and float, every ISA, and on a team; sizes past the
-// recursion's 64-row leaf so that the ordering of the in-place blocks is exercised.
+// unit diagonal, the diagonal), double and float, every ISA, and on a team; sizes past one
+// panel (and a forced blocking far smaller than the matrices) so that the ordering of the
+// in-place blocks is exercised. The fallback recursion, taken when memory is refused, is
+// exercised by the fault tests (tests/faults/workload.hpp).
 #include <gtest/gtest.h>
 
 #include <tuple>
