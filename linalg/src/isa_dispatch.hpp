@@ -66,6 +66,10 @@ struct KernelFns {
   const char* name = "";  // e.g. "avx512_d24x8"
   int mr = 0;
   int nr = 0;
+  // row_step: the rows one vector of the kernel holds. `packed` on m <= MR - row_step rows runs
+  // a narrower tile, and may start at any multiple of row_step rows into a packed micro-panel
+  // (a_step == MR): the triangle's diagonal tiles skip the rows they do not keep that way.
+  int row_step = 0;
   MicroKernel<T> packed = nullptr;                  // A and B packed, one tile (m <= MR)
   MicroKernel<T> packed_strip = nullptr;            // A and B packed, a strip of any m rows
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major

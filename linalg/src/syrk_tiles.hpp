@@ -8,6 +8,8 @@
 // half is merged, so the other triangle is never read or written.
 #pragma once
 
+#include <algorithm>
+
 #include "isa_dispatch.hpp"
 
 namespace teamla::linalg::chol_detail {
@@ -37,9 +39,15 @@ void triangle_tile(const detail::KernelFns<T>& f, bool lower, index_t i0, index_
     f.packed(mrb, nrb, kcb, a_panel, f.mr, b_panel, c_tile, ldc, alpha, beta);
     return;
   }
+  // Only the rows [first, last) of the tile that hold kept entries are computed, rounded out to
+  // whole vectors of the kernel (a narrower instantiation runs): computing all 48 rows of
+  // float's crossed tiles cost 1-thread ssyr2k_ 256 11 % (docs/level3.md, "SYR2K").
+  const index_t step = f.row_step;
+  const index_t first = lower ? std::max<index_t>(0, j0 - i0) / step * step : 0;
+  const index_t last = lower ? mrb : std::min(mrb, (j0 + nrb - i0 + step - 1) / step * step);
   // The largest register tile of any kernel (s48x8) fits.
   alignas(64) T tile[48 * 8];
-  f.packed(mrb, nrb, kcb, a_panel, f.mr, b_panel, tile, f.mr, alpha, T(0));
+  f.packed(last - first, nrb, kcb, a_panel + first, f.mr, b_panel, tile + first, f.mr, alpha, T(0));
   for (index_t j = 0; j < nrb; ++j) {
     T* cj = c_tile + j * ldc;
     const T* tj = tile + j * f.mr;

@@ -101,6 +101,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.name = "avx512_s48x8";
   fns.mr = kMr;
   fns.nr = kNr;
+  fns.row_step = Ops::kLanes;
   fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
   fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;

@@ -101,6 +101,7 @@ KernelFns<T> make_fns(const char* name) {
   fns.name = name;
   fns.mr = kMr;
   fns.nr = kNr;
+  fns.row_step = 1;
   fns.packed = &ref_kernel<T>;
   fns.packed_strip = &ref_strip<T>;
   fns.in_place_b_cols = &ref_kernel_in_place<T, false>;
