@@ -482,6 +482,49 @@ TEST(Gemm, VectorKernelsMatchReferenceKernel) {
   }
 }
 
+// The `packed` kernel started row_step rows (or a multiple) into a packed micro-panel, on the
+// rows left, computes those rows of the whole tile (the triangle's diagonal tiles rely on it:
+// syrk_tiles.hpp). The panel is sized exactly, so under asan a kernel that reads past it
+// (a row_step finer than its vectors) fails too.
+template <class T>
+void packed_kernel_starts_at_any_row_step() {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    const detail::KernelFns<T>& f = detail::kernels<T>().fns;
+    const index_t mr = f.mr;
+    const index_t nr = f.nr;
+    const index_t kc = 37;
+    ASSERT_GT(f.row_step, 0) << detail::isa_name(isa);
+    ASSERT_EQ(mr % f.row_step, 0) << detail::isa_name(isa);
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<T> a(static_cast<std::size_t>(mr * kc));
+    std::vector<T> b(static_cast<std::size_t>(kc * nr));
+    for (T& v : a) v = static_cast<T>(dist(rng));
+    for (T& v : b) v = static_cast<T>(dist(rng));
+    std::vector<T> ap(a.size());
+    std::vector<T> bp(b.size());
+    f.pack_a(mr, kc, a.data(), 1, mr, ap.data());
+    f.pack_b(kc, nr, b.data(), 1, kc, bp.data());
+    std::vector<T> whole(static_cast<std::size_t>(mr * nr));
+    f.packed(mr, nr, kc, ap.data(), mr, bp.data(), whole.data(), mr, T(1), T(0));
+    for (index_t first = f.row_step; first < mr; first += f.row_step) {
+      std::vector<T> part(whole.size(), T(0));
+      f.packed(mr - first, nr, kc, ap.data() + first, mr, bp.data(), part.data() + first, mr, T(1),
+               T(0));
+      for (index_t j = 0; j < nr; ++j) {
+        for (index_t i = first; i < mr; ++i) {
+          ASSERT_EQ(part[i + j * mr], whole[i + j * mr])
+              << detail::isa_name(isa) << " first " << first << " (" << i << ", " << j << ")";
+        }
+      }
+    }
+  }
+}
+TEST(Gemm, PackedKernelStartsAtAnyRowStepDouble) { packed_kernel_starts_at_any_row_step<double>(); }
+TEST(Gemm, PackedKernelStartsAtAnyRowStepFloat) { packed_kernel_starts_at_any_row_step<float>(); }
+
 template <class T>
 std::vector<T> filled(std::size_t count, T value) {
   return std::vector<T>(count, value);
