@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // level3_calls.cpp: dsymm_/dtrmm_/dsyr2k_ (and dgemm_ for scale) and their single-precision
-// twins (ssymm_/strmm_/ssyr2k_/sgemm_) through one BLAS library, on Google Benchmark.
+// twins (ssymm_/strmm_/ssyr2k_/sgemm_) through BLAS libraries, on Google Benchmark.
 //
-//   level3_calls --library PATH [--benchmark_filter=...] [--benchmark_repetitions=N] ...
+//   level3_calls --library [NAME=]PATH [--library NAME=PATH ...] [--benchmark_* ...]
 //
-// The library is dlopen'ed (RTLD_LOCAL) and its Fortran routines called as an application calls
-// them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) sets the thread count,
-// so each arm is its own process, and arms are alternated by the caller (docs/level3.md). Square
+// Each library is dlopen'ed (RTLD_LOCAL) and its Fortran routines called as an application calls
+// them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) sets the thread count.
+// With one library each arm is its own process, alternated by the caller. With several (each
+// NAME=PATH; the benchmarks are named NAME/routine/n), one process runs them all, for
+// --benchmark_enable_random_interleaving at 1 thread: the VM's speed changes every few seconds,
+// and interleaved the change falls on both libraries alike (docs/level3.md). Not at 2 threads:
+// one library's threads, still spinning after its call, would slow the other's. Square
 // shapes n = 256, 512, 1024, column-major with ld = n: symm C = A*B + C (side L, uplo L), trmm
 // B = A*B (L, L, N, N) and B = B*A (R, L, N, N; B restored from a copy outside the timed region, so
 // that repeated products neither overflow nor underflow), syr2k C = A*B^T + B*A^T + C (uplo L,
@@ -17,6 +21,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/matrices.hpp"
@@ -102,14 +107,15 @@ void time_gemm(benchmark::State& state, Gemm<T> gemm, int n) {
 }
 
 template <class Fn, class Timer>
-void register_routine(void* library, const char* symbol, Timer timer, const char* row = nullptr) {
+void register_routine(void* library, const std::string& label, const char* symbol, Timer timer,
+                      const char* row = nullptr) {
   auto fn = reinterpret_cast<Fn>(dlsym(library, symbol));
   if (fn == nullptr) {
     std::fprintf(stderr, "level3_calls: the library has no %s\n", symbol);
     return;
   }
   for (int n : {256, 512, 1024}) {
-    const std::string name = std::string(row != nullptr ? row : symbol) + "/" + std::to_string(n);
+    const std::string name = label + (row != nullptr ? row : symbol) + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(name.c_str(),
                                  [=](benchmark::State& state) { timer(state, fn, n); })
         ->Unit(benchmark::kMillisecond)
@@ -121,25 +127,41 @@ void register_routine(void* library, const char* symbol, Timer timer, const char
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (argc != 3 || std::string(argv[1]) != "--library") {
-    std::fprintf(stderr, "usage: level3_calls --library PATH [--benchmark_* options]\n");
+  std::vector<std::pair<std::string, std::string>> libraries;  // (name, path)
+  for (int i = 1; i + 1 < argc && std::string(argv[i]) == "--library"; i += 2) {
+    const std::string value = argv[i + 1];
+    const std::size_t equals = value.find('=');
+    libraries.emplace_back(equals == std::string::npos ? "" : value.substr(0, equals),
+                           equals == std::string::npos ? value : value.substr(equals + 1));
+  }
+  if (libraries.empty() || argc != 1 + 2 * static_cast<int>(libraries.size())) {
+    std::fprintf(stderr,
+                 "usage: level3_calls --library [NAME=]PATH [--library NAME=PATH ...] "
+                 "[--benchmark_* options]\n");
     return 2;
   }
-  void* library = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    std::fprintf(stderr, "level3_calls: %s\n", dlerror());
-    return 1;
+  for (const auto& [name, path] : libraries) {
+    if (libraries.size() > 1 && name.empty()) {
+      std::fprintf(stderr, "level3_calls: with several libraries, each needs NAME=PATH\n");
+      return 2;
+    }
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      std::fprintf(stderr, "level3_calls: %s\n", dlerror());
+      return 1;
+    }
+    const std::string label = libraries.size() > 1 ? name + "/" : "";
+    register_routine<Symm<double>>(library, label, "dsymm_", time_symm<double>);
+    register_routine<Trmm<double>>(library, label, "dtrmm_", time_trmm<double, 'L'>);
+    register_routine<Trmm<double>>(library, label, "dtrmm_", time_trmm<double, 'R'>, "dtrmm_R");
+    register_routine<Syr2k<double>>(library, label, "dsyr2k_", time_syr2k<double>);
+    register_routine<Gemm<double>>(library, label, "dgemm_", time_gemm<double>);
+    register_routine<Symm<float>>(library, label, "ssymm_", time_symm<float>);
+    register_routine<Trmm<float>>(library, label, "strmm_", time_trmm<float, 'L'>);
+    register_routine<Trmm<float>>(library, label, "strmm_", time_trmm<float, 'R'>, "strmm_R");
+    register_routine<Syr2k<float>>(library, label, "ssyr2k_", time_syr2k<float>);
+    register_routine<Gemm<float>>(library, label, "sgemm_", time_gemm<float>);
   }
-  register_routine<Symm<double>>(library, "dsymm_", time_symm<double>);
-  register_routine<Trmm<double>>(library, "dtrmm_", time_trmm<double, 'L'>);
-  register_routine<Trmm<double>>(library, "dtrmm_", time_trmm<double, 'R'>, "dtrmm_R");
-  register_routine<Syr2k<double>>(library, "dsyr2k_", time_syr2k<double>);
-  register_routine<Gemm<double>>(library, "dgemm_", time_gemm<double>);
-  register_routine<Symm<float>>(library, "ssymm_", time_symm<float>);
-  register_routine<Trmm<float>>(library, "strmm_", time_trmm<float, 'L'>);
-  register_routine<Trmm<float>>(library, "strmm_", time_trmm<float, 'R'>, "strmm_R");
-  register_routine<Syr2k<float>>(library, "ssyr2k_", time_syr2k<float>);
-  register_routine<Gemm<float>>(library, "sgemm_", time_gemm<float>);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
