@@ -8,9 +8,11 @@
 // them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) sets the thread count.
 // With one library each arm is its own process, alternated by the caller. With several (each
 // NAME=PATH; the benchmarks are named NAME/routine/n), one process runs them all, for
-// --benchmark_enable_random_interleaving at 1 thread: the VM's speed changes every few seconds,
-// and interleaved the change falls on both libraries alike (docs/level3.md). Not at 2 threads:
-// one library's threads, still spinning after its call, would slow the other's. Square
+// --benchmark_enable_random_interleaving: the VM's speed changes every few seconds, and
+// interleaved the change falls on both libraries alike (docs/level3.md). A library's pool
+// spins a while after its last call (OpenBLAS's workers about 2^28 TSC ticks, ~0.1 s; teamla's
+// its spin budget, docs/waits.md) and would take CPU time from the other's run: a run that
+// follows another library's first sleeps kSettle, untimed, so both pools are asleep. Square
 // shapes n = 256, 512, 1024, column-major with ld = n: symm C = A*B + C (side L, uplo L), trmm
 // B = A*B (L, L, N, N) and B = B*A (R, L, N, N; B restored from a copy outside the timed region, so
 // that repeated products neither overflow nor underflow), syr2k C = A*B^T + B*A^T + C (uplo L,
@@ -19,8 +21,10 @@
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -49,6 +53,18 @@ struct Operands {
         b(teamla::bench::random_matrix<T>(n, n, 2)),
         c(teamla::bench::random_matrix<T>(n, n, 3)) {}
 };
+
+// kSettle: over OpenBLAS's spin before its workers sleep (2^28 ticks at >= 1.5 GHz: 0.18 s).
+constexpr auto kSettle = std::chrono::milliseconds(300);
+const void* g_last_library = nullptr;
+
+// settle(): before a run's untimed setup, when the previous run was another library's.
+void settle(const void* library) {
+  if (g_last_library != nullptr && g_last_library != library) {
+    std::this_thread::sleep_for(kSettle);
+  }
+  g_last_library = library;
+}
 
 void set_rate(benchmark::State& state, double flops) {
   state.counters["flops"] =
@@ -117,7 +133,10 @@ void register_routine(void* library, const std::string& label, const char* symbo
   for (int n : {256, 512, 1024}) {
     const std::string name = label + (row != nullptr ? row : symbol) + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(name.c_str(),
-                                 [=](benchmark::State& state) { timer(state, fn, n); })
+                                 [=](benchmark::State& state) {
+                                   settle(library);
+                                   timer(state, fn, n);
+                                 })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
