@@ -2,7 +2,7 @@
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
 //   small_gemm --library [NAME[@THREADS]=]PATH [--library NAME[@THREADS]=PATH ...]
-//              [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
+//              [--pairs N] [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
@@ -13,27 +13,33 @@
 // seconds, so the VM's speed changes (docs/perf/small.md, "Two speeds") fall on every arm
 // alike. Arms with threads of their own disturb each other's (a team spinning after its
 // section while the other arm runs), so scripts/bench-small runs those as processes of their
-// own. One benchmark per library, type, transpose pair and shape: square n
-// = 1..64, and the non-square shapes of small-call workloads, m = n = 16 with k = 256 (a skinny
-// update) and m = 2048 with n = k = 16 (a tall block times a small one); --shapes replaces that
-// list (the A/Bs of docs/gemm.md's other shapes). The time per iteration is the time of one call;
-// the "flops" counter is its rate. Operands are column-major with ld = rows, filled once before
-// timing, each starting --offset bytes (default 0) past a 64-byte boundary: placed by the driver,
-// not left where malloc puts them, because there the offset depended on the allocations made before
-// (each library's own, and the filter's), so two arms ran on differently aligned operands, and
-// a line-straddling operand changes a small call's rate by up to a third.
+// own. --pairs N (two libraries) instead times N pairs per benchmark, named FIRST:SECOND/row
+// (common/pairs.hpp), each library's batch kPairBatchSeconds long: pairs 10 ms apart cancel the
+// VM's speed changes, where repetitions seconds apart do not. One benchmark per library, type,
+// transpose pair and shape: square n = 1..64, and the non-square shapes of small-call workloads, m
+// = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall block times a small
+// one); --shapes replaces that list (the A/Bs of docs/gemm.md's other shapes). The time per
+// iteration is the time of one call; the "flops" counter is its rate. Operands are column-major
+// with ld = rows, filled once before timing, each starting --offset bytes (default 0) past a
+// 64-byte boundary: placed by the driver, not left where malloc puts them, because there the offset
+// depended on the allocations made before (each library's own, and the filter's), so two arms ran
+// on differently aligned operands, and a line-straddling operand changes a small call's rate by up
+// to a third.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "common/libraries.hpp"
 #include "common/matrices.hpp"
+#include "common/pairs.hpp"
 
 namespace {
 
@@ -65,30 +71,84 @@ class Placed {
 
 std::size_t g_offset = 0;  // --offset
 
-// Threads: a library's thread-control call and the count to set before each benchmark (count
-// 0: none, the library's environment decides).
-struct Threads {
-  void (*set)(int) = nullptr;
-  int count = 0;
+// SmallCall: one library's dgemm_/sgemm_ at one shape on operands of its own, C += A B (beta =
+// 1: the common update, C read and written).
+template <class T>
+class SmallCall {
+ public:
+  SmallCall(Gemm<T> gemm, char ta, char tb, Shape s)
+      : gemm_(gemm),
+        ta_(ta),
+        tb_(tb),
+        s_(s),
+        lda_(ta == 'N' ? s.m : s.k),
+        ldb_(tb == 'N' ? s.k : s.n),
+        a_(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset),
+        b_(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset),
+        c_(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset) {}
+
+  void operator()() {
+    const T one = 1;
+    gemm_(&ta_, &tb_, &s_.m, &s_.n, &s_.k, &one, a_.data(), &lda_, b_.data(), &ldb_, &one,
+          c_.data(), &s_.m);
+    benchmark::DoNotOptimize(c_.data());
+    benchmark::ClobberMemory();
+  }
+  double flops() const { return 2.0 * s_.m * s_.n * s_.k; }
+
+ private:
+  Gemm<T> gemm_;
+  char ta_, tb_;
+  Shape s_;
+  int lda_, ldb_;
+  Placed<T> a_, b_, c_;
 };
 
 template <class T>
-void time_calls(benchmark::State& state, Gemm<T> gemm, Threads threads, char ta, char tb, Shape s) {
-  if (threads.count > 0) threads.set(threads.count);
-  const int lda = ta == 'N' ? s.m : s.k;
-  const int ldb = tb == 'N' ? s.k : s.n;
-  Placed<T> a(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset);
-  Placed<T> b(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset);
-  Placed<T> c(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset);
-  const T alpha = 1;
-  const T beta = 1;  // C += A B: the common update, C read and written
-  for (auto _ : state) {
-    gemm(&ta, &tb, &s.m, &s.n, &s.k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &s.m);
-    benchmark::DoNotOptimize(c.data());
-    benchmark::ClobberMemory();
-  }
+void time_calls(benchmark::State& state, Gemm<T> gemm, const teamla::bench::Library& library,
+                char ta, char tb, Shape s) {
+  library.apply_threads();
+  SmallCall<T> call(gemm, ta, tb, s);
+  for (auto _ : state) call();
   state.counters["flops"] =
-      benchmark::Counter(2.0 * s.m * s.n * s.k, benchmark::Counter::kIsIterationInvariantRate);
+      benchmark::Counter(call.flops(), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// kPairBatchSeconds: one library's batch in a pair; at n = 4 (~0.1 us a call) still thousands
+// of calls, so the two clock reads around it do not count.
+constexpr double kPairBatchSeconds = 0.005;
+
+// seconds_per_call(): one batch of `calls` calls (fixed by the first batch: doubled until it
+// lasts kPairBatchSeconds), after one untimed call.
+template <class T>
+double seconds_per_call(const teamla::bench::Library& library, SmallCall<T>& call, long& calls) {
+  using Clock = std::chrono::steady_clock;
+  library.apply_threads();
+  call();
+  const auto batch = [&](long count) {
+    const auto start = Clock::now();
+    for (long i = 0; i < count; ++i) call();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  if (calls == 0) {
+    calls = 1;
+    while (batch(calls) < kPairBatchSeconds) calls *= 2;
+  }
+  return batch(calls) / static_cast<double>(calls);
+}
+
+template <class T>
+void time_pair(benchmark::State& state, std::array<Gemm<T>, 2> gemm,
+               const std::array<teamla::bench::Library, 2>& libraries, char ta, char tb, Shape s) {
+  std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s),
+                                    SmallCall<T>(gemm[1], ta, tb, s)};
+  std::array<long, 2> counts{};
+  std::array<teamla::bench::Batch, 2> batches;
+  for (int i : {0, 1}) {
+    batches[i] = [&, i] { return seconds_per_call(libraries[i], calls[i], counts[i]); };
+  }
+  teamla::bench::time_pairs(state, {libraries[0].name, libraries[1].name}, calls[0].flops(),
+                            batches);
 }
 
 std::vector<Shape> default_shapes() {
@@ -117,21 +177,51 @@ bool parse_shapes(const std::string& text, std::vector<Shape>& list) {
   return !list.empty();
 }
 
+std::string row_name(const char* prefix, const char* trans, Shape s) {
+  return std::string(prefix) + "gemm_" + trans + "/" + std::to_string(s.m) + "x" +
+         std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+constexpr std::array<const char*, 3> kTransposes{"NN", "TN", "NT"};
+
 template <class T>
-void register_type(void* library, const std::string& label, Threads threads, const char* symbol,
-                   const char* prefix, const std::vector<Shape>& shapes) {
-  auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
+void register_type(const teamla::bench::Library& library, const std::string& label,
+                   const char* symbol, const char* prefix, const std::vector<Shape>& shapes) {
+  auto gemm = reinterpret_cast<Gemm<T>>(dlsym(library.handle, symbol));
   if (gemm == nullptr) {
     std::fprintf(stderr, "small_gemm: the library has no %s\n", symbol);
     return;
   }
-  for (const char* trans : {"NN", "TN", "NT"}) {
+  for (const char* trans : kTransposes) {
     for (const Shape s : shapes) {
-      const std::string name = label + prefix + "gemm_" + trans + "/" + std::to_string(s.m) + "x" +
-                               std::to_string(s.n) + "x" + std::to_string(s.k);
-      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        time_calls<T>(state, gemm, threads, trans[0], trans[1], s);
-      });
+      benchmark::RegisterBenchmark((label + row_name(prefix, trans, s)).c_str(),
+                                   [=](benchmark::State& state) {
+                                     time_calls<T>(state, gemm, library, trans[0], trans[1], s);
+                                   });
+    }
+  }
+}
+
+template <class T>
+void register_pairs(const std::array<teamla::bench::Library, 2>& libraries, int pairs,
+                    const char* symbol, const char* prefix, const std::vector<Shape>& shapes) {
+  std::array<Gemm<T>, 2> gemm{};
+  for (int i : {0, 1}) {
+    gemm[i] = reinterpret_cast<Gemm<T>>(dlsym(libraries[i].handle, symbol));
+    if (gemm[i] == nullptr) {
+      std::fprintf(stderr, "small_gemm: a library has no %s\n", symbol);
+      return;
+    }
+  }
+  const std::string label = libraries[0].name + ":" + libraries[1].name + "/";
+  for (const char* trans : kTransposes) {
+    for (const Shape s : shapes) {
+      benchmark::RegisterBenchmark((label + row_name(prefix, trans, s)).c_str(),
+                                   [=](benchmark::State& state) {
+                                     time_pair<T>(state, gemm, libraries, trans[0], trans[1], s);
+                                   })
+          ->Iterations(pairs)
+          ->UseManualTime();
     }
   }
 }
@@ -143,19 +233,21 @@ int main(int argc, char** argv) {
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: small_gemm --library [NAME[@THREADS]=]PATH [--library ...] "
-                 "[--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]\n");
+                 "[--pairs N] [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]\n");
     return 2;
   };
   if (argc < 3 || argc % 2 == 0) return usage();
   std::vector<Shape> shapes = default_shapes();
-  std::vector<std::pair<std::string, std::string>> libraries;  // (name, path)
+  std::vector<std::string> specs;  // the --library values
+  int pairs = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     const std::string value = argv[i + 1];
     if (option == "--library") {
-      const std::size_t equals = value.find('=');
-      libraries.emplace_back(equals == std::string::npos ? "" : value.substr(0, equals),
-                             equals == std::string::npos ? value : value.substr(equals + 1));
+      specs.push_back(value);
+    } else if (option == "--pairs") {
+      pairs = std::atoi(value.c_str());
+      if (pairs < 1) return usage();
     } else if (option == "--offset") {
       g_offset = std::strtoul(value.c_str(), nullptr, 10);
       if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
@@ -172,35 +264,27 @@ int main(int argc, char** argv) {
       return usage();
     }
   }
-  if (libraries.empty()) return usage();
-  for (const auto& [spec, path] : libraries) {
-    if (libraries.size() > 1 && spec.empty()) {
+  if (specs.empty() || (pairs > 0 && specs.size() != 2)) return usage();
+  std::vector<teamla::bench::Library> libraries;
+  libraries.reserve(specs.size());
+  for (const std::string& spec : specs) {
+    auto library = teamla::bench::open_library("small_gemm", spec);
+    if (!library) return 1;
+    if (specs.size() > 1 && library->name.empty()) {
       std::fprintf(stderr, "small_gemm: with several libraries, each needs NAME=PATH\n");
       return 2;
     }
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      std::fprintf(stderr, "small_gemm: %s\n", dlerror());
-      return 1;
+    libraries.push_back(*library);
+  }
+  if (pairs > 0) {
+    register_pairs<double>({libraries[0], libraries[1]}, pairs, "dgemm_", "d", shapes);
+    register_pairs<float>({libraries[0], libraries[1]}, pairs, "sgemm_", "s", shapes);
+  } else {
+    for (const teamla::bench::Library& library : libraries) {
+      const std::string label = libraries.size() > 1 ? library.name + "/" : "";
+      register_type<double>(library, label, "dgemm_", "d", shapes);
+      register_type<float>(library, label, "sgemm_", "s", shapes);
     }
-    const std::size_t at = spec.find('@');
-    Threads threads;
-    if (at != std::string::npos) {
-      threads.count = std::atoi(spec.c_str() + at + 1);
-      void* set = dlsym(library, "teamla_set_num_threads");
-      if (set == nullptr) set = dlsym(library, "openblas_set_num_threads");
-      threads.set = reinterpret_cast<void (*)(int)>(set);
-      if (threads.count < 1 || threads.set == nullptr) {
-        std::fprintf(stderr,
-                     "small_gemm: %s: @THREADS takes a count of at least 1, and a library with "
-                     "teamla_set_num_threads or openblas_set_num_threads\n",
-                     spec.c_str());
-        return 2;
-      }
-    }
-    const std::string label = libraries.size() > 1 ? spec.substr(0, at) + "/" : "";
-    register_type<double>(library, label, threads, "dgemm_", "d", shapes);
-    register_type<float>(library, label, threads, "sgemm_", "s", shapes);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

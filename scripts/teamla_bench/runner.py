@@ -65,5 +65,22 @@ def pressure_share(before, after, seconds):
     return round((after - before) / (seconds * 1e6), 3)
 
 
+def cpu_steal():
+    """Seconds of CPU time the hypervisor ran other guests on this one's vCPUs (/proc/stat's
+    steal, over all CPUs), or None."""
+    try:
+        with open("/proc/stat") as stat:
+            return int(stat.readline().split()[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def steal_share(before, after, seconds):
+    """The share of all CPUs' time over `seconds` that was stolen, from two cpu_steal() values."""
+    if before is None or after is None or seconds <= 0:
+        return None
+    return round((after - before) / (seconds * os.cpu_count()), 3)
+
+
 def load_average():
     return os.getloadavg()

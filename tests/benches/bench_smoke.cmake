@@ -32,6 +32,23 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
     COMMAND small_gemm --library $<TARGET_FILE:teamla_blas> --library two=$<TARGET_FILE:teamla_blas>)
   set_tests_properties(bench_smoke_small_gemm_refuses_an_unnamed_library PROPERTIES
     LABELS bench-smoke TIMEOUT 60 WILL_FAIL TRUE)
+  # Paired runs (benches/common/pairs.hpp): each benchmark names both libraries and reports the
+  # median ratio and its quartiles; --pairs needs exactly two libraries.
+  add_test(NAME bench_smoke_small_gemm_pairs
+    COMMAND small_gemm --library one=$<TARGET_FILE:teamla_blas>
+            --library two=$<TARGET_FILE:teamla_blas> --pairs 3 --shapes 4x4x4
+            --benchmark_filter=dgemm_NN)
+  set_tests_properties(bench_smoke_small_gemm_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "one:two/dgemm_NN/4x4x4.*ratio=.*ratio_q1=.*ratio_q3=")
+  add_test(NAME bench_smoke_small_gemm_pairs_need_two_libraries
+    COMMAND small_gemm --library one=$<TARGET_FILE:teamla_blas> --pairs 3)
+  set_tests_properties(bench_smoke_small_gemm_pairs_need_two_libraries PROPERTIES
+    LABELS bench-smoke TIMEOUT 60 WILL_FAIL TRUE)
+  add_test(NAME bench_smoke_level3_calls_pairs
+    COMMAND level3_calls --library one=$<TARGET_FILE:teamla_blas>
+            --library two=$<TARGET_FILE:teamla_blas> --pairs 2 --benchmark_filter=dgemm_/256)
+  set_tests_properties(bench_smoke_level3_calls_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "one:two/dgemm_/256.*ratio=")
   add_test(NAME bench_smoke_engine_floor
     COMMAND engine_floor --benchmark_filter=/4 --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_engine_floor PROPERTIES LABELS bench-smoke TIMEOUT 60
