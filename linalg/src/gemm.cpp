@@ -180,16 +180,33 @@ template void ic_loop<float>(const KernelSet<float>&, index_t, index_t, index_t,
 
 namespace {
 
-// reads_a_in_place(): op(A) column-contiguous and both m and n <= small_n. A tall A is packed:
+// reads_a_in_place(): op(A) column-contiguous, n <= small_n, and either m <= small_n or a tall
+// A whose in-place block is re-read from L1 (tall_a_in_place()). Any other tall A is packed:
 // read in place it is re-read for every NR columns of B, and its columns, a leading dimension
 // apart, share cache sets, by virtual address in L1 and by the luck of physical pages in L2.
 // Measured on the 2-vCPU Zen 3 VM (L2 512 KiB), 1 thread, GF/s, in place against packed
 // (docs/perf/small.md, docs/gemm.md): 4096 x 64 x 64 double 16-18 against 24-25, float 28
-// against 37-49; 3840 x 128 x 128 double 19-20 against 25-27; 2048 x 16 x 16 double 10-19
-// against 17-19 (the in-place figure changing from one process to the next).
+// against 37-49; 3840 x 128 x 128 double 19-20 against 25-27.
+//
+// kTallInPlaceStrips: a tall A is read in place when B has at most this many strips of NR
+// columns and the ic loop's block of A (mc rows x k) fits L1d: each strip after the first then
+// reads the block from L1, where packing reads A once more and writes it. Intel AVX-512 VM (L1d
+// 48 KiB), 1 thread, in place / packed, medians of 31 pairs of small_gemm --pairs (docs/gemm.md,
+// "Reading A in place"): double NN 2048 x 16 x 16 1.28, 4096 x 8 x 8 1.48, 2048 x 24 x 16 1.11;
+// float 2048 x 32 x 32 1.25; past L1, double 4096 x 16 x 64 0.97 and 2048 x 16 x 256 0.71.
+constexpr index_t kTallInPlaceStrips = 4;
+
 template <class T>
-bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n) {
-  return a.rs == 1 && !a.lower_symmetric && n <= ks.blocking.small_n && m <= ks.blocking.small_n;
+bool tall_a_in_place(const KernelSet<T>& ks, index_t n, index_t k) {
+  return n <= kTallInPlaceStrips * ks.fns.nr &&
+         static_cast<std::size_t>(ks.blocking.mc) * static_cast<std::size_t>(k) * sizeof(T) <=
+             team::cpu_info().caches.l1d;
+}
+
+template <class T>
+bool reads_a_in_place(const KernelSet<T>& ks, Strided<T> a, index_t m, index_t n, index_t k) {
+  if (a.rs != 1 || a.lower_symmetric || n > ks.blocking.small_n) return false;
+  return m <= ks.blocking.small_n || tall_a_in_place(ks, n, k);
 }
 
 // pack_a_elems(): the A block buffer: never more than an mc x kc block (rows_per_block() keeps
@@ -290,8 +307,9 @@ bool in_place_b(Strided<T> b) {
 }
 
 template <class T>
-bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n) {
-  return reads_a_in_place(ks, a, m, n) && in_place_b(b);
+bool in_place_path(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, index_t m, index_t n,
+                   index_t k) {
+  return reads_a_in_place(ks, a, m, n, k) && in_place_b(b);
 }
 
 template <class T>
@@ -425,7 +443,7 @@ template <class T>
   // One row of op(A) has no row stride: a transposed A of one row is read in place (its k
   // values are contiguous), not copied (TN at m = 1 paid the copy's fixed cost).
   if (m == 1 && a.cs == 1 && !a.lower_symmetric) a = Strided<T>{a.data, 1, 1};
-  if (in_place_path(ks, a, b, m, n)) {
+  if (in_place_path(ks, a, b, m, n, k)) {
     gemm_in_place(ks, m, n, k, alpha, a, b, beta, c, ldc);
     return true;
   }
@@ -501,7 +519,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     return per_rank * w / static_cast<double>(tiles);
   };
   const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
-  if (split_rows && in_place_path(ks, a, b, m, n)) {
+  if (split_rows && in_place_path(ks, a, b, m, n, k)) {
     // Nothing to share: each unit runs the no-packing path on its rows.
     const std::size_t units = work_units(row_tiles, width);
     on.run_claimed(

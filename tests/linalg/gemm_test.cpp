@@ -450,6 +450,31 @@ void tall_times_narrow() {
 TEST(Gemm, TallTimesNarrowDouble) { tall_times_narrow<double>(); }
 TEST(Gemm, TallTimesNarrowFloat) { tall_times_narrow<float>(); }
 
+// A tall A against at most kTallInPlaceStrips strips of B, with a short k, is read in place:
+// nothing is packed, so the workspace is never touched (docs/gemm.md, "Reading A in place").
+// Past the strips (n = 129) A and B are packed as before.
+TEST(Gemm, TallANarrowBIsReadInPlace) {
+  OverrideGuard guard;
+  for (Isa isa : available_isas()) {
+    detail::force_isa(isa);
+    if (detail::kernels<double>().blocking.small_n == 0) continue;  // no in-place kernels
+    for (const index_t n : {8, 20, 129}) {
+      const index_t m = 2053;
+      const index_t k = 8;
+      std::vector<double> a(m * k, 0.5);
+      std::vector<double> b(k * n, 2.0);
+      std::vector<double> c(m * n, 1.0);
+      Workspace ws;
+      Exec exec;
+      exec.workspace = &ws;
+      gemm<double>(Op::none, Op::none, 1.0, col_major<const double>(a.data(), m, k),
+                   col_major<const double>(b.data(), k, n), 1.0, col_major(c.data(), m, n), exec);
+      EXPECT_EQ(ws.reserved_bytes() == 0, n < 129) << "n=" << n << " " << detail::isa_name(isa);
+      for (const double x : c) ASSERT_EQ(x, 1.0 + k) << "n=" << n << " " << detail::isa_name(isa);
+    }
+  }
+}
+
 TEST(Gemm, BlockingBoundariesDouble) { blocking_boundaries<double>(); }
 TEST(Gemm, BlockingBoundariesFloat) { blocking_boundaries<float>(); }
 
