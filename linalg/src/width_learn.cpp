@@ -122,6 +122,13 @@ struct TinyFloor {
 };
 thread_local TinyFloor t_floor;
 
+// The floors of inline_floor_flops(), per scalar size; written where t_floor is.
+std::atomic<double> g_inline_floor[2] = {0.0, 0.0};
+
+double inline_floor_flops(std::size_t scalar_bytes) {
+  return g_inline_floor[scalar_bytes == 8 ? 0 : 1].load(std::memory_order_relaxed);
+}
+
 RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec) {
   RegionPlan plan;
   plan.flops = flops;
@@ -150,12 +157,14 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // small-call path: no learned cell, no clock).
   // A provisional cost (no member came to the measurement) is measured again soon: the tiny
   // path must not keep it, or every later small region would stay inline for good.
+  const bool cost_known = cost > 0 && exec.team->section_cost_measured(cap);
+  const double floor_flops = kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes);
   if (exec.max_width == 0) {
     if (floor.team != exec.team) floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
-    floor.flops[scalar] = cost <= 0 || exec.team->section_cost_measured(cap)
-                              ? kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes)
-                              : 0.0;
+    floor.flops[scalar] = cost <= 0 || cost_known ? floor_flops : 0.0;
   }
+  // Only a measured cost is published: the fallback cost is another machine's.
+  g_inline_floor[scalar].store(cost_known ? floor_flops : 0.0, std::memory_order_relaxed);
   if (model_serial < kLearnFloorCosts * base) return plan;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
   // nothing: the model alone, so the A/B against it differs in the waits only.

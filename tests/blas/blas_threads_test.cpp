@@ -152,6 +152,24 @@ TEST(BlasThreads, TheNextCallFollowsTheCount) {
   EXPECT_EQ(one.threads, 1);
 }
 
+// A product past the tiny bound but within the ABI's inline volume (64^3), on a call that can
+// use one thread, runs on the caller without the engine (routines.hpp, gemm_runs_inline()):
+// the first such call creates no engine. A product past that volume goes to the engine.
+TEST(BlasThreads, ASmallProductOnOneThreadSkipsTheEngine) {
+  openblas_set_num_threads(1);
+  std::string log;
+  {
+    StderrCapture capture;
+    EXPECT_TRUE(checked_dgemm(48, 48, 48, 5));
+    log = capture.text();
+  }
+  EXPECT_NE(log.find("dgemm_ m=48 n=48 k=48 (the engine starts at the first call with work, "
+                     "threads 1)"),
+            std::string::npos)
+      << log;
+  EXPECT_GE(traced_dgemm().engine, 1);  // 96^3: on the engine, which it created
+}
+
 TEST(BlasThreads, TheLocalCountIsPerThreadAndReturnsThePrevious) {
   openblas_set_num_threads(2);
   const int engine = traced_dgemm().engine;

@@ -278,6 +278,19 @@ TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {
   EXPECT_EQ(exec_.stats.learned_regions, 0U);
 }
 
+// The floor below which no section pays is published for callers that skip their own dispatch
+// (the BLAS ABI): kLearnFloorCosts section costs of serial time, once the cost is measured.
+TEST_F(LearnedWidth, ThePlannedFloorIsPublished) {
+  const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+  if (!team_->section_cost_measured(2)) GTEST_SKIP() << "no member came to the measurement";
+  EXPECT_GT(plan.flops, 0.0);
+  EXPECT_DOUBLE_EQ(inline_floor_flops(8),
+                   kLearnFloorCosts * team_->section_cost_ns(2) * gemm_serial_gflops(8));
+  plan_region(RegionKind::gemm, 4, flops_, exec_);
+  EXPECT_DOUBLE_EQ(inline_floor_flops(4),
+                   kLearnFloorCosts * team_->section_cost_ns(2) * gemm_serial_gflops(4));
+}
+
 TEST_F(LearnedWidth, WithObservationOffTheModelDecides) {
   detail::set_section_observation(false);
   // With observation off the model prices a section at the fallback, not at the cost SetUp

@@ -43,6 +43,8 @@ struct ProcessEngine {
   // is above the engine's width take the creation mutex once, not at every call.
   std::atomic<std::size_t> serves{0};
   std::atomic<int> process_threads{0};  // 0: unset, the engine's width
+  // The current engine's width (0: none), for one_thread_call(), which reads it without a lease.
+  std::atomic<std::size_t> width{0};
   std::atomic<bool> has_retired{false};
   RetiredEngine* retired = nullptr;  // guarded by `creation`
   bool creation_failed = false;      // guarded by `creation`: serial from then on
@@ -77,6 +79,7 @@ void after_fork_in_child() {
   g_process.engine.store(nullptr, std::memory_order_relaxed);
   g_process.in_flight.store(0, std::memory_order_relaxed);
   g_process.serves.store(0, std::memory_order_relaxed);
+  g_process.width.store(0, std::memory_order_relaxed);
   g_process.retired = nullptr;
   g_process.has_retired.store(false, std::memory_order_relaxed);
   g_process.creation.unlock();
@@ -150,6 +153,7 @@ void close_at_exit() {
   }
   g_process.closed.store(true, std::memory_order_seq_cst);
   if (g_process.in_flight.load(std::memory_order_seq_cst) == 0) {
+    g_process.width.store(0, std::memory_order_relaxed);
     delete g_process.engine.exchange(nullptr, std::memory_order_seq_cst);
     delete_retired(take_retired());
   }
@@ -193,6 +197,7 @@ engine::EngineConfig first_config(std::size_t wanted) {
 void publish(engine::CpuEngine* created, std::size_t serves) {
   engine::CpuEngine* old = g_process.engine.exchange(created, std::memory_order_seq_cst);
   g_process.serves.store(serves, std::memory_order_relaxed);
+  g_process.width.store(created->width(), std::memory_order_relaxed);
   if (old == nullptr) return;
   g_process.retired = new RetiredEngine{old, g_process.retired};
   g_process.has_retired.store(true, std::memory_order_relaxed);
@@ -303,6 +308,12 @@ int set_thread_threads(int count) {
 int thread_threads() {
   const auto wanted = static_cast<int>(wanted_threads());
   return wanted > 0 ? wanted : engine_threads();
+}
+
+bool one_thread_call() {
+  const std::size_t wanted = wanted_threads();
+  if (wanted > 0) return wanted == 1;
+  return g_process.width.load(std::memory_order_relaxed) == 1;
 }
 
 EngineLease::EngineLease() : limit_(wanted_threads()) {

@@ -52,6 +52,11 @@ int set_thread_threads(int count);
 // process-wide one, else the engine's width.
 [[nodiscard]] int thread_threads();
 
+// one_thread_call(): whether the calling thread's next call can use one thread only: its own
+// count, else the process-wide one, else the current engine's width is 1. Relaxed loads, no
+// lease and no engine created: false until an engine exists, unless a count of 1 is set.
+[[nodiscard]] bool one_thread_call();
+
 // EngineLease: one call's hold on the process engine, sized for the calling thread's count.
 // Not copyable; one thread.
 class EngineLease {

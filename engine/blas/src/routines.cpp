@@ -12,6 +12,7 @@
 #include "process_engine.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/width.hpp"
 
 namespace teamla::blas {
 namespace {
@@ -128,6 +129,20 @@ void scale_columns(MatrixView<T> c, T beta) {
 }
 
 }  // namespace
+
+// kInlineVolume: the largest product (multiply-adds) that gemm_runs_inline() takes off the
+// engine. The engine's lease, lock, clock and records cost 130-450 ns a call (dgemm_ NT 16 x
+// 16 x 129 took 1843 ns on the engine, 16 x 16 x 128 1394 ns on the tiny path), 3-40 % of a
+// product up to 64^3 at 1 thread; past it, a few percent at most (docs/engine.md, "Cost of a
+// call").
+constexpr double kInlineVolume = 64.0 * 64.0 * 64.0;
+
+bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes) {
+  const double volume =
+      static_cast<double>(args.m) * static_cast<double>(args.n) * static_cast<double>(args.k);
+  if (volume > kInlineVolume) return false;
+  return one_thread_call() || 2.0 * volume < linalg::inline_floor_flops(scalar_bytes);
+}
 
 template <class T>
 int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {

@@ -20,6 +20,12 @@ namespace teamla::blas {
 template <class T>
 int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
 
+// gemm_runs_inline(): a product past the tiny bound that runs on the calling thread whatever
+// the engine decides, so gemm() skips the engine for it as for a tiny one: at most
+// kInlineVolume multiply-adds, and either the call can use one thread (one_thread_call()) or
+// its flops are below the width model's floor (linalg::inline_floor_flops()).
+bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes);
+
 // gemm() is inline up to the tiny path (linalg::gemm_is_tiny: on the caller, without the
 // process engine's lease, lock or clock, and without views), so that a small dgemm_ reaches
 // the kernel through no call of its own: out of line, with the engine path's frame and six
@@ -31,7 +37,8 @@ inline int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T
   if (args.m == 0 || args.n == 0) return 0;
   const bool no_product = alpha == T(0) || args.k == 0;
   if (no_product && beta == T(1)) return 0;
-  if (!linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k)) {
+  if (!linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k) &&
+      !gemm_runs_inline(args, sizeof(T))) {
     return gemm_on_engine(args, alpha, a, b, beta, c);
   }
   if (verbosity() > 0) set_last_call_threads(1);

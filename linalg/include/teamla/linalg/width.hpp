@@ -139,6 +139,13 @@ struct RegionPlan {
 // exec.stats' width_cap and section_cost_ns.
 RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec);
 
+// inline_floor_flops(): the floor of the last region planned on a team whose section cost
+// was measured, in flops (per scalar size: 8 or 4 bytes): below it no section can pay
+// (kLearnFloorCosts section costs of serial time), so a region runs inline on any team of
+// that cost. 0 until such a region was planned. One relaxed load, for callers that skip
+// their own dispatch below it (the BLAS ABI: docs/engine.md, "Cost of a call").
+double inline_floor_flops(std::size_t scalar_bytes);
+
 // record_region() reports how long a planned region took (only if plan.timed or wide).
 void record_region(const RegionPlan& plan, double wall_ns);
 
