@@ -125,6 +125,13 @@ thread_local TinyFloor t_floor;
 // The floors of inline_floor_flops(), per scalar size; written where t_floor is.
 std::atomic<double> g_inline_floor[2] = {0.0, 0.0};
 
+bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops) {
+  const Cell& cell = g_cells[cell_index(kind, scalar_bytes, flops)];
+  return cell.serial.load(std::memory_order_relaxed) > 0 &&
+         cell.regions.load(std::memory_order_relaxed) > 0 &&
+         !cell.chose_wide.load(std::memory_order_relaxed);
+}
+
 double inline_floor_flops(std::size_t scalar_bytes) {
   return g_inline_floor[scalar_bytes == 8 ? 0 : 1].load(std::memory_order_relaxed);
 }

@@ -122,6 +122,23 @@ TEST_F(LearnedWidth, ASizeClassWhereInlineRunsFasterGoesInline) {
   EXPECT_GT(exec_.stats.learned_regions, 0U);
 }
 
+// learned_inline() tells a caller that skips its dispatch (the BLAS ABI) what the learner chose:
+// nothing before the class has an inline rate, inline once it runs faster inline, and not
+// inline where wide runs faster.
+TEST_F(LearnedWidth, LearnedInlineFollowsTheChoice) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_)) << "nothing learned yet";
+  feed(200, serial, 3 * serial);
+  EXPECT_TRUE(learned_inline(RegionKind::gemm, 8, flops_));
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 4, flops_)) << "another class";
+}
+
+TEST_F(LearnedWidth, LearnedInlineIsFalseWhereWideRunsFaster) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 0.55 * serial);
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_));
+}
+
 TEST_F(LearnedWidth, AColdFirstRegionDoesNotDecideTheClass) {
   // The first region of a class pays for first touches (a 2048 x 16 x 16 dgemm: 1 ms, then
   // 23 us). Learned, it made inline look 40x slower than it is, and the class went wide.

@@ -105,7 +105,10 @@ TEST(Pool, DestructionJoinsEveryWorker) {
       Team team = pool->acquire(n);
       team.run([](Section&) {});
     }
-    EXPECT_EQ(named_threads("joincheck"), 0U) << "the pool of " << n << " left threads behind";
+    // pthread_join returns when the kernel clears the thread's id, a moment before the task
+    // leaves /proc/self/task: a joined worker can still be listed there briefly under load.
+    EXPECT_EQ(named_threads_when("joincheck", 0), 0U)
+        << "the pool of " << n << " left threads behind";
   }
 }
 
