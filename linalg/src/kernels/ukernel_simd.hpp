@@ -327,6 +327,23 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // run as two tiles of at least two vectors instead (16 + 16): a one-vector tile has NR
   // accumulators, one FMA chain each, and waits on their latency (dgemm NN 32 x 32 x 32
   // 90.3 -> 92.8 GF/s; docs/gemm.md, "Small path").
+  // A strip of exactly four vectors' rows on a three-vector kernel (double m = 32 on the 24-row
+  // one, float 64 on the 48-row one) runs as two tiles of four vectors by NR / 2 columns: as
+  // many accumulators as one full tile, with four loads of A and NR / 2 broadcasts per NR * 2
+  // multiply-adds, where the two-vector tiles it replaces (16 + 16 rows by NR) loaded two and
+  // broadcast NR per 2 * NR. Paired against the build before (small_gemm --pairs 41, Intel
+  // AVX-512 VM, 1 thread): dgemm NN 32 x 32 x 32 1.11, 32 x 8 x 32 1.11, 32 x 32 x 64 1.09, NT
+  // 1.02-1.09; sgemm 64 x 64 x 64 NN 1.09, NT 1.07. Partial vectors (m = 25-31, 49-63) measured
+  // 0.90-1.05 this way (masked loads in every step) and keep the split below (docs/gemm.md).
+  if constexpr (MR == 3 * kL && NR % 2 == 0) {
+    if (m == MR + kL) {
+      const BForm<typename Ops::T, NR> columns{b, ldb};
+      simd_in_place_tile<Ops, MR + kL, NR / 2, BForm>(m, kc, a, lda, b, ldb, c, ldc, alpha, beta);
+      simd_in_place_tile<Ops, MR + kL, NR / 2, BForm>(m, kc, a, lda, columns.at(NR / 2), ldb,
+                                                      c + NR / 2 * ldc, ldc, alpha, beta);
+      return;
+    }
+  }
   index_t full_end = m / MR * MR;
   if constexpr (MR > 2 * kL) {
     if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;
