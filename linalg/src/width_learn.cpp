@@ -170,8 +170,12 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     if (floor.team != exec.team) floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
     floor.flops[scalar] = cost <= 0 || cost_known ? floor_flops : 0.0;
   }
-  // Only a measured cost is published: the fallback cost is another machine's.
-  g_inline_floor[scalar].store(cost_known ? floor_flops : 0.0, std::memory_order_relaxed);
+  // Only a measured cost is published: the fallback cost is another machine's. Stored only when
+  // it changed, so that threads planning at once do not pass the line between them each region.
+  const double published = cost_known ? floor_flops : 0.0;
+  if (g_inline_floor[scalar].load(std::memory_order_relaxed) != published) {
+    g_inline_floor[scalar].store(published, std::memory_order_relaxed);
+  }
   if (model_serial < kLearnFloorCosts * base) return plan;
   // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
   // nothing: the model alone, so the A/B against it differs in the waits only.
