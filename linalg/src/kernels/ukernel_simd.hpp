@@ -323,18 +323,15 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
                          const typename Ops::T* b, index_t ldb, typename Ops::T* c, index_t ldc,
                          typename Ops::T alpha, typename Ops::T beta) {
   constexpr int kL = Ops::kLanes;
-  // A remainder of one vector's rows or fewer after a full tile (m = 32 double: 24 + 8) is
-  // run as two tiles of at least two vectors instead (16 + 16): a one-vector tile has NR
-  // accumulators, one FMA chain each, and waits on their latency (dgemm NN 32 x 32 x 32
-  // 90.3 -> 92.8 GF/s; docs/gemm.md, "Small path").
   // A strip of exactly four vectors' rows on a three-vector kernel (double m = 32 on the 24-row
   // one, float 64 on the 48-row one) runs as two tiles of four vectors by NR / 2 columns: as
   // many accumulators as one full tile, with four loads of A and NR / 2 broadcasts per NR * 2
   // multiply-adds, where the two-vector tiles it replaces (16 + 16 rows by NR) loaded two and
   // broadcast NR per 2 * NR. Paired against the build before (small_gemm --pairs 41, Intel
-  // AVX-512 VM, 1 thread): dgemm NN 32 x 32 x 32 1.11, 32 x 8 x 32 1.11, 32 x 32 x 64 1.09, NT
-  // 1.02-1.09; sgemm 64 x 64 x 64 NN 1.09, NT 1.07. Partial vectors (m = 25-31, 49-63) measured
-  // 0.90-1.05 this way (masked loads in every step) and keep the split below (docs/gemm.md).
+  // AVX-512 VM, 1 thread): dgemm NN 32 x 32 x 32 1.12, 32 x 8 x 32 1.10, 32 x 32 x 64 1.11, NT
+  // 1.05-1.09; sgemm 64 x 64 x 64 NN 1.09, NT 1.05. Partial vectors (m = 25-31, 49-63) measured
+  // 0.90-1.05 this way (masked loads in every step) and keep the split below (docs/gemm.md,
+  // "Small path").
   if constexpr (MR == 3 * kL && NR % 2 == 0) {
     if (m == MR + kL) {
       const BForm<typename Ops::T, NR> columns{b, ldb};
@@ -344,6 +341,10 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
       return;
     }
   }
+  // A remainder of one vector's rows or fewer after a full tile (double m = 25-31: 24 + 1-7)
+  // is run as two tiles of at least two vectors instead (16 + 9-15): a one-vector tile has NR
+  // accumulators, one FMA chain each, and waits on their latency (dgemm NN 32 x 32 x 32, before
+  // the four-vector tiles above: 90.3 -> 92.8 GF/s; docs/gemm.md, "Small path").
   index_t full_end = m / MR * MR;
   if constexpr (MR > 2 * kL) {
     if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;
