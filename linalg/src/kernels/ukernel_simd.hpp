@@ -11,6 +11,7 @@
 // broadcasts NR values of B (one cache line of packed B for NR = 8 doubles).
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "teamla/linalg/matrix_view.hpp"
@@ -388,6 +389,17 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
                           typename Ops::T alpha, typename Ops::T beta) {
   const BForm<typename Ops::T, NR> columns{b, ldb};
   index_t jr = 0;
+  // One vector's rows against B's rows in place (op(B) = B^T): tiles of 2 NR columns, read
+  // through one pointer, so that a tile holds 2 NR accumulators: NR chains of one vector each
+  // wait on the FMA latency (sgemm NT 16 x 16 x 16; docs/gemm.md, "Small path").
+  if constexpr (std::is_same_v<BForm<typename Ops::T, 1>, RowsB<typename Ops::T, 1>>) {
+    if (m <= Ops::kLanes) {
+      for (; jr + 2 * NR <= n; jr += 2 * NR) {
+        simd_in_place_tile<Ops, Ops::kLanes, 2 * NR, BForm>(m, kc, a, lda, columns.at(jr), ldb,
+                                                            c + jr * ldc, ldc, alpha, beta);
+      }
+    }
+  }
   for (; jr + NR <= n; jr += NR) {
     simd_in_place_strip<Ops, MR, NR, BForm>(m, kc, a, lda, columns.at(jr), ldb, c + jr * ldc, ldc,
                                             alpha, beta);
