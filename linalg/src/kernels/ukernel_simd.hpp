@@ -389,9 +389,10 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
                           typename Ops::T alpha, typename Ops::T beta) {
   const BForm<typename Ops::T, NR> columns{b, ldb};
   index_t jr = 0;
-  // One vector's rows against B's rows in place (op(B) = B^T): tiles of 2 NR columns, read
-  // through one pointer, so that a tile holds 2 NR accumulators: NR chains of one vector each
-  // wait on the FMA latency (sgemm NT 16 x 16 x 16; docs/gemm.md, "Small path").
+  // One vector's rows against B's rows in place (op(B) = B^T): tiles of 2 NR columns, B read
+  // through its one row pointer. An NR-column tile of one vector has only NR independent FMA
+  // chains and waits on their latency (sgemm NT 16 x 16 x 16: 1.18x with 2 NR; docs/gemm.md,
+  // "Small path").
   if constexpr (std::is_same_v<BForm<typename Ops::T, 1>, RowsB<typename Ops::T, 1>>) {
     if (m <= Ops::kLanes) {
       for (; jr + 2 * NR <= n; jr += 2 * NR) {
