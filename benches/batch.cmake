@@ -3,6 +3,11 @@
 # OpenBLAS calls, one executable per arm, driven by scripts/bench-batch. OpenBLAS and OpenMP
 # are linked here only.
 if(TARGET benchmark::benchmark)
+  # Two libraries' batches in one process, paired (A/Bs of two builds; teamla against
+  # OpenBLAS at 1 thread): dlopen'ed, so nothing is linked.
+  add_executable(batch_pairs ${CMAKE_CURRENT_LIST_DIR}/batch_pairs.cpp)
+  target_link_libraries(batch_pairs PRIVATE benchmark::benchmark ${CMAKE_DL_LIBS} teamla_warnings)
+  target_include_directories(batch_pairs PRIVATE ${CMAKE_CURRENT_LIST_DIR})
   add_executable(batch_bench_teamla ${CMAKE_CURRENT_LIST_DIR}/batch_bench_teamla.cpp)
   target_link_libraries(batch_bench_teamla PRIVATE teamla::engine benchmark::benchmark
                                                    teamla_warnings)

@@ -218,7 +218,7 @@ double seconds_per_call(const Library& library, Case& c) {
 void time_pair(benchmark::State& state, const std::array<Library, 2>& libraries,
                const std::array<CaseMaker, 2>& make) {
   std::array<Case, 2> cases{make[0](), make[1]()};
-  std::array<teamla::bench::Batch, 2> batches;
+  std::array<teamla::bench::PairSide, 2> batches;
   for (int i : {0, 1}) {
     batches[i] = [&library = libraries[i], &c = cases[i]] { return seconds_per_call(library, c); };
   }

@@ -143,7 +143,7 @@ void time_pair(benchmark::State& state, std::array<Gemm<T>, 2> gemm,
   std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s),
                                     SmallCall<T>(gemm[1], ta, tb, s)};
   std::array<long, 2> counts{};
-  std::array<teamla::bench::Batch, 2> batches;
+  std::array<teamla::bench::PairSide, 2> batches;
   for (int i : {0, 1}) {
     batches[i] = [&, i] { return seconds_per_call(libraries[i], calls[i], counts[i]); };
   }

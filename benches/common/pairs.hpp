@@ -22,10 +22,10 @@
 namespace teamla::bench {
 
 // A library's side of a pair: one batch, returning seconds per call.
-using Batch = std::function<double()>;
+using PairSide = std::function<double()>;
 
 inline void time_pairs(benchmark::State& state, const std::array<std::string, 2>& names,
-                       double flops_per_call, const std::array<Batch, 2>& batches) {
+                       double flops_per_call, const std::array<PairSide, 2>& batches) {
   std::vector<double> ratios;
   std::array<std::vector<double>, 2> rates;
   int first = 0;

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "gemm_internal.hpp"
+#include "gemm_tiny.hpp"
 #include "small_blocks.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
@@ -396,19 +397,9 @@ template <class T>
 
 }  // namespace
 
-namespace {
-
-// kScalarVolume: products of at most this many multiply-adds (n = 1-2) run as a plain loop: a
-// vector tile's setup (masks, the strip table, the masked stores) is most of such a call.
-// Measured through dgemm_ (small_gemm, 1 thread, 3 alternated runs, AVX-512 Zen 5 VM;
-// docs/perf/small.md): NN 1x1x1 26.7 -> 20.9 ns, 2x2x2 28.2 -> 25.2, TN 2x2x2 39 -> 25; at
-// 4x4x4 (64) the vector tile was as fast, so the loop stops at 8.
-constexpr index_t kScalarVolume = 8;
-
-// gemm_scalar(): C = alpha op(A) op(B) + beta C element by element (beta == 0: C not read).
 template <class T>
-[[gnu::noinline]] void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a,
-                                   Strided<T> b, T beta, T* c, index_t ldc) {
+void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
+                 index_t ldc) {
   for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < m; ++i) {
       T sum = T(0);
@@ -419,6 +410,13 @@ template <class T>
     }
   }
 }
+
+template void gemm_scalar<double>(index_t, index_t, index_t, double, Strided<double>,
+                                  Strided<double>, double, double*, index_t);
+template void gemm_scalar<float>(index_t, index_t, index_t, float, Strided<float>, Strided<float>,
+                                 float, float*, index_t);
+
+namespace {
 
 // gemm_without_workspace(): the cases that need no buffer (empty, scaling only, the in-place
 // paths); false, having done nothing, for the others.
@@ -663,30 +661,12 @@ void gemm_tiny(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
 template <class T>
 void gemm_tiny_col_major(Op op_a, Op op_b, index_t m, index_t n, index_t k, T alpha, const T* a,
                          index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc) {
-  using detail::kScalarVolume;
-  using detail::Strided;
-  const Strided<T> sa = op_a == Op::none ? Strided<T>{a, 1, lda} : Strided<T>{a, lda, 1};
-  const Strided<T> sb = op_b == Op::none ? Strided<T>{b, 1, ldb} : Strided<T>{b, ldb, 1};
-  // The common small calls first, each one call past here: with blas::gemm inline in dgemm_,
-  // skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops took dgemm_ NN
-  // 4 x 4 x 4 from 34 to 26 ns and 8 x 8 x 8 from 44 to 37 (docs/gemm.md, "Tiny products").
-  // A product to compute (alpha != 0, k > 0) of n = 1-2: the scalar loop.
-  if (alpha != T(0) && k > 0 && m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
-      m * n * k <= kScalarVolume) {
-    detail::gemm_scalar(m, n, k, alpha, sa, sb, beta, c, ldc);
+  const auto kernel_set = []() -> const detail::KernelSet<T>& { return detail::kernels<T>(); };
+  if (detail::tiny_shortcut(kernel_set, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) {
     return;
   }
-  // A as it lies, past the scalar loop's volume (so m, n, k > 0), one block of the in-place
-  // path: the in-place kernel.
-  const detail::KernelSet<T>& ks = detail::kernels<T>();
-  if (op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n && n <= ks.blocking.small_n &&
-      m <= ks.blocking.mc && k <= ks.blocking.kc && m * n * k > kScalarVolume) {
-    const detail::MicroKernelInPlace<T> kernel =
-        op_b == Op::none ? ks.fns.in_place_b_cols : ks.fns.in_place_b_rows;
-    kernel(m, n, k, a, lda, b, ldb, c, ldc, alpha, beta);
-    return;
-  }
-  detail::gemm_inline<T>(m, n, k, alpha, sa, sb, beta, c, ldc);
+  detail::gemm_inline<T>(m, n, k, alpha, detail::col_major_operand(op_a, a, lda),
+                         detail::col_major_operand(op_b, b, ldb), beta, c, ldc);
 }
 
 template <class T>

@@ -12,7 +12,9 @@
 #include <string>
 
 #include "gemm_internal.hpp"
+#include "gemm_tiny.hpp"
 #include "teamla/linalg/batch.hpp"
+#include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
@@ -105,20 +107,44 @@ double item_flops(const GemmItem<T>& it) {
          static_cast<double>(op_cols(it.op_a, it.a));
 }
 
-// run_item(): one item on the calling thread with rank `rank`'s buffers (gemm()'s layout
-// normalisation: a row-major C is the column-major C^T = op(B)^T op(A)^T).
+// as_col_major(): the op that reads `v`'s storage as the column-major matrix at v.data, v.ld.
+template <class T>
+Op as_col_major(Op op, const MatrixView<const T>& v) {
+  return (op == Op::none) == (v.layout == Layout::col_major) ? Op::none : Op::transpose;
+}
+
+Op flipped(Op op) { return op == Op::none ? Op::transpose : Op::none; }
+
+// run_item(): one item on the calling thread with rank `rank`'s buffers, in the BLAS convention
+// (gemm()'s layout normalisation: a row-major C is the column-major C^T = op(B)^T op(A)^T); a
+// tiny item takes gemm_tiny()'s shortcuts inline, with nothing built but its pointers.
+template <class T>
+[[gnu::always_inline]] inline void run_col_major(const detail::KernelSet<T>& ks, Op op_a, Op op_b,
+                                                 index_t m, index_t n, index_t k, T alpha,
+                                                 const T* a, index_t lda, const T* b, index_t ldb,
+                                                 T beta, T* c, index_t ldc, Workspace& ws,
+                                                 std::size_t rank) {
+  const auto kernel_set = [&ks]() -> const detail::KernelSet<T>& { return ks; };
+  if (gemm_is_tiny(m, n, k) &&
+      detail::tiny_shortcut(kernel_set, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) {
+    return;
+  }
+  detail::gemm_serial(ks, m, n, k, alpha, detail::col_major_operand(op_a, a, lda),
+                      detail::col_major_operand(op_b, b, ldb), beta, c, ldc, ws, rank);
+}
+
 template <class T>
 void run_item(const detail::KernelSet<T>& ks, const GemmItem<T>& it, Workspace& ws,
               std::size_t rank) {
   const index_t k = op_cols(it.op_a, it.a);
-  const detail::Strided<T> sa = detail::strided_op(it.a, it.op_a);
-  const detail::Strided<T> sb = detail::strided_op(it.b, it.op_b);
+  const Op op_a = as_col_major(it.op_a, it.a);
+  const Op op_b = as_col_major(it.op_b, it.b);
   if (it.c.layout == Layout::col_major) {
-    detail::gemm_serial(ks, it.c.rows, it.c.cols, k, it.alpha, sa, sb, it.beta, it.c.data, it.c.ld,
-                        ws, rank);
+    run_col_major(ks, op_a, op_b, it.c.rows, it.c.cols, k, it.alpha, it.a.data, it.a.ld, it.b.data,
+                  it.b.ld, it.beta, it.c.data, it.c.ld, ws, rank);
   } else {
-    detail::gemm_serial(ks, it.c.cols, it.c.rows, k, it.alpha, {sb.data, sb.cs, sb.rs},
-                        {sa.data, sa.cs, sa.rs}, it.beta, it.c.data, it.c.ld, ws, rank);
+    run_col_major(ks, flipped(op_b), flipped(op_a), it.c.cols, it.c.rows, k, it.alpha, it.b.data,
+                  it.b.ld, it.a.data, it.a.ld, it.beta, it.c.data, it.c.ld, ws, rank);
   }
 }
 

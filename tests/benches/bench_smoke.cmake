@@ -49,6 +49,17 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
             --library two=$<TARGET_FILE:teamla_blas> --pairs 2 --benchmark_filter=dgemm_/256)
   set_tests_properties(bench_smoke_level3_calls_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "one:two/dgemm_/256.*ratio=")
+  # Paired batches (benches/batch_pairs.cpp): both libraries' item 0 is checked, each row
+  # reports the median ratio; exactly two named libraries.
+  add_test(NAME bench_smoke_batch_pairs
+    COMMAND batch_pairs --library one@1=$<TARGET_FILE:teamla_blas>
+            --library two@1=$<TARGET_FILE:teamla_blas> --pairs 2 --cases 50x4,3x33)
+  set_tests_properties(bench_smoke_batch_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "one:two/dgemm_batch/count:50/n:4.*ratio=.*one:two/sgemm_batch/count:3/n:33.*ratio=")
+  add_test(NAME bench_smoke_batch_pairs_need_two_named_libraries
+    COMMAND batch_pairs --library $<TARGET_FILE:teamla_blas> --library two=$<TARGET_FILE:teamla_blas>)
+  set_tests_properties(bench_smoke_batch_pairs_need_two_named_libraries PROPERTIES
+    LABELS bench-smoke WILL_FAIL TRUE)
   add_test(NAME bench_smoke_engine_floor
     COMMAND engine_floor --benchmark_filter=/4 --benchmark_min_time=0.001)
   set_tests_properties(bench_smoke_engine_floor PROPERTIES LABELS bench-smoke TIMEOUT 60

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "../../linalg/src/width_internal.hpp"
@@ -214,6 +215,31 @@ TEST_F(GemmBatch, BadItemAnywhereLeavesEveryCUntouched) {
       EXPECT_THROW(gemm_batch<double>(items, exec), InvalidArgument);
       expect_same_c(got, before, false);
     }
+  }
+}
+
+// On the team the items are checked by the section's first units, and the computing units
+// wait for every check: a bad item near the end (its check the last one claimed) must stop the
+// whole batch, and the lowest bad index is the one named.
+TEST_F(GemmBatch, ItemsCheckedOnTheTeamStopTheBatchAndNameTheFirstBadItem) {
+  const auto shapes = mixed_shapes(24);
+  const auto before = make_batch<double>(shapes, 13);
+  for (int round = 0; round < 20; ++round) {
+    auto got = make_batch<double>(shapes, 13);
+    auto items = items_of(got);
+    const auto r = static_cast<std::size_t>(round);
+    const std::size_t first = round % 2 == 0 ? shapes.size() - 1 - r % 3 : shapes.size() / 3 + r;
+    items[first].b.ld = 0;
+    items.back().c.cols += 1;
+    Exec exec;
+    exec.team = team_.get();
+    try {
+      gemm_batch<double>(items, exec);
+      FAIL() << "no InvalidArgument";
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(e.argument(), "items[" + std::to_string(first) + "]") << e.what();
+    }
+    expect_same_c(got, before, false);
   }
 }
 

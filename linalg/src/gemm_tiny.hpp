@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemm_tiny.hpp (internal): the shortcuts that take a tiny product (blas3.hpp, gemm_is_tiny) to
+// its kernel in one call, inline in each caller: gemm_tiny_col_major() (the ABI's and
+// CpuEngine's tiny path) and a batch's items (gemm_batch.cpp), where going through gemm_serial()
+// (two Strided operands copied onto the stack, one more call) took a fifth of a batch of 10000
+// 4^3 items (docs/gemm.md, "Batched GEMM").
+#pragma once
+
+#include "gemm_internal.hpp"
+#include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::linalg::detail {
+
+// kScalarVolume: products of at most this many multiply-adds (n = 1-2) run as a plain loop: a
+// vector tile's setup (masks, the strip table, the masked stores) is most of such a call.
+// Measured through dgemm_ (small_gemm, 1 thread, 3 alternated runs, AVX-512 Zen 5 VM;
+// docs/perf/small.md): NN 1x1x1 26.7 -> 20.9 ns, 2x2x2 28.2 -> 25.2, TN 2x2x2 39 -> 25; at
+// 4x4x4 (64) the vector tile was as fast, so the loop stops at 8.
+constexpr index_t kScalarVolume = 8;
+
+// gemm_scalar(): C = alpha op(A) op(B) + beta C element by element (beta == 0: C not read).
+template <class T>
+void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
+                 index_t ldc);
+
+// col_major_operand(): op(X) of a column-major X at x with leading dimension ldx, as strides.
+template <class T>
+Strided<T> col_major_operand(Op op, const T* x, index_t ldx) {
+  return op == Op::none ? Strided<T>{x, 1, ldx} : Strided<T>{x, ldx, 1};
+}
+
+// tiny_shortcut(): the common tiny calls, each one call past here: with blas::gemm inline in
+// dgemm_, skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops took dgemm_ NN
+// 4 x 4 x 4 from 34 to 26 ns and 8 x 8 x 8 from 44 to 37 (docs/gemm.md, "Tiny products").
+// False, having done nothing, for a product neither shortcut takes whole. `kernel_set()` gives
+// the KernelSet, asked for only past the scalar loop.
+template <class T, class KernelSetFn>
+[[gnu::always_inline]] inline bool tiny_shortcut(const KernelSetFn& kernel_set, Op op_a, Op op_b,
+                                                 index_t m, index_t n, index_t k, T alpha,
+                                                 const T* a, index_t lda, const T* b, index_t ldb,
+                                                 T beta, T* c, index_t ldc) {
+  // A product to compute (alpha != 0, k > 0) of n = 1-2: the scalar loop.
+  if (alpha != T(0) && k > 0 && m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
+      m * n * k <= kScalarVolume) {
+    gemm_scalar(m, n, k, alpha, col_major_operand(op_a, a, lda), col_major_operand(op_b, b, ldb),
+                beta, c, ldc);
+    return true;
+  }
+  // A as it lies, past the scalar loop's volume (so m, n, k > 0), one block of the in-place
+  // path: the in-place kernel.
+  const KernelSet<T>& ks = kernel_set();
+  if (op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n && n <= ks.blocking.small_n &&
+      m <= ks.blocking.mc && k <= ks.blocking.kc && m * n * k > kScalarVolume) {
+    const MicroKernelInPlace<T> kernel =
+        op_b == Op::none ? ks.fns.in_place_b_cols : ks.fns.in_place_b_rows;
+    kernel(m, n, k, a, lda, b, ldb, c, ldc, alpha, beta);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace teamla::linalg::detail
