@@ -218,10 +218,9 @@ TEST_F(GemmBatch, BadItemAnywhereLeavesEveryCUntouched) {
   }
 }
 
-// On the team the items are checked by the section's first units, and the computing units
-// wait for every check: a bad item near the end (its check the last one claimed) must stop the
-// whole batch, and the lowest bad index is the one named.
-TEST_F(GemmBatch, ItemsCheckedOnTheTeamStopTheBatchAndNameTheFirstBadItem) {
+// A batch large enough to go wide, with two bad items near its end: nothing is computed, and
+// the lowest bad index is the one named (items[i], as InvalidArgument::argument()).
+TEST_F(GemmBatch, BadItemsOnATeamStopTheBatchAndTheFirstIsNamed) {
   const auto shapes = mixed_shapes(24);
   const auto before = make_batch<double>(shapes, 13);
   for (int round = 0; round < 20; ++round) {
