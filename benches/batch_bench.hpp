@@ -8,9 +8,11 @@
 // their own (batch_bench_teamla: CpuEngine::gemm_batch; batch_bench_openblas: an OpenMP loop
 // over 1-thread cblas_?gemm calls), so that libgomp's and OpenBLAS's idle threads never share
 // a process with teamla's. An arm is a class with set_threads(int) and a template member
-// run<T>(Batch<T>&), and describe() (recorded in the JSON context). Benchmarks are named
-// <d|s>gemm_batch/threads:T/count:C/n:N; the time per iteration is one batch's, the "flops" counter
-// its rate. Before timing, the first item's C is checked against a plain triple loop.
+// run<T>(Batch<T>&), and describe() (recorded in the JSON context); an arm with a template
+// member run_strided<T>(Batch<T>&) (teamla: CpuEngine::gemm_batch_strided, no item descriptors)
+// also registers <d|s>gemm_batch_strided. Benchmarks are named <d|s>gemm_batch/threads:T/
+// count:C/n:N; the time per iteration is one batch's, the "flops" counter its rate. Before
+// timing, the first item's C is checked against a plain triple loop.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -58,17 +60,35 @@ double first_item_error(const Batch<T>& batch) {
   return worst;
 }
 
-template <class T, class Arm>
+// Form: how an arm is given the batch: as itself (run), or, for an arm that has it, as one
+// strided call (run_strided: one shape at fixed strides, no item descriptors to read).
+enum class Form { items, strided };
+
+template <class Arm>
+concept HasStridedForm = requires(Arm& arm, Batch<double>& batch) {
+  arm.template run_strided<double>(batch);
+};
+
+template <class T, Form kForm, class Arm>
+void run_form(Arm& arm, Batch<T>& batch) {
+  if constexpr (kForm == Form::strided) {
+    arm.template run_strided<T>(batch);
+  } else {
+    arm.template run<T>(batch);
+  }
+}
+
+template <class T, Form kForm, class Arm>
 void bench_batch(benchmark::State& state, Arm& arm) {
   arm.set_threads(static_cast<int>(state.range(0)));
   Batch<T> batch(static_cast<int>(state.range(1)), static_cast<int>(state.range(2)));
-  arm.template run<T>(batch);  // warm-up, and the product the check reads
+  run_form<T, kForm>(arm, batch);  // warm-up, and the product the check reads
   if (first_item_error(batch) > (sizeof(T) == 8 ? 1e-10 : 1e-3) * batch.n) {
     state.SkipWithError("gemm_batch: item 0's C is wrong");
     return;
   }
   for (auto _ : state) {
-    arm.template run<T>(batch);
+    run_form<T, kForm>(arm, batch);
     benchmark::ClobberMemory();
   }
   const double nd = batch.n;
@@ -95,8 +115,14 @@ int run_batch_bench(Arm& arm, int argc, char** argv) {
       }
     }
   };
-  add("dgemm_batch", [&arm](benchmark::State& s) { bench_batch<double>(s, arm); });
-  add("sgemm_batch", [&arm](benchmark::State& s) { bench_batch<float>(s, arm); });
+  add("dgemm_batch", [&arm](benchmark::State& s) { bench_batch<double, Form::items>(s, arm); });
+  add("sgemm_batch", [&arm](benchmark::State& s) { bench_batch<float, Form::items>(s, arm); });
+  if constexpr (HasStridedForm<Arm>) {
+    add("dgemm_batch_strided",
+        [&arm](benchmark::State& s) { bench_batch<double, Form::strided>(s, arm); });
+    add("sgemm_batch_strided",
+        [&arm](benchmark::State& s) { bench_batch<float, Form::strided>(s, arm); });
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// batch_bench_teamla.cpp: the teamla arm of the batched GEMM benchmark, CpuEngine::gemm_batch
-// on a held engine of T threads, on Google Benchmark (batch_bench.hpp).
+// batch_bench_teamla.cpp: the teamla arms of the batched GEMM benchmark, CpuEngine::gemm_batch
+// (a span of items) and CpuEngine::gemm_batch_strided on a held engine of T threads, on Google
+// Benchmark (batch_bench.hpp).
 #include <memory>
 
 #include "batch_bench.hpp"
@@ -42,6 +43,14 @@ class TeamlaArm {
       items_order_ = batch.n;
     }
     engine_->gemm_batch(std::span<const GemmItem<T>>(items));
+  }
+  template <class T>
+  void run_strided(teamla::bench::Batch<T>& batch) {
+    const auto n = static_cast<linalg::index_t>(batch.n);
+    engine_->gemm_batch_strided(Op::none, Op::none, T(1),
+                                linalg::col_major<const T>(batch.a.data(), n, n), n * n,
+                                linalg::col_major<const T>(batch.b.data(), n, n), n * n, T(0),
+                                linalg::col_major(batch.c.data(), n, n), n * n, batch.count);
   }
 
  private:
