@@ -3,16 +3,17 @@
 // (common/pairs.hpp), on Google Benchmark.
 //
 //   batch_pairs --library NAME[@THREADS]=PATH --library NAME[@THREADS]=PATH [--pairs N]
-//               [--cases COUNTxN,...] [--benchmark_* ...]
+//               [--cases COUNTxN,...] [--form strided|group] [--benchmark_* ...]
 //
 // A case is batch_bench.hpp's: COUNT independent column-major NN products of order N, alpha 1,
 // beta 0, each item its own A, B and C. A library with cblas_?gemm_batch_strided runs a case as
-// one such call; a library without it (OpenBLAS 0.3.21) as a loop of cblas_?gemm calls on the
-// calling thread, which at 1 thread is batch_bench's OpenMP-over-OpenBLAS arm at 1 thread. Two
-// builds of teamla, or teamla and OpenBLAS at 1 thread, compare here to a few percent: the
-// one-process-per-arm rounds of scripts/bench-batch swing by a third from round to round on a
-// noisy VM. With a library on more than one thread, each side first lets the other's workers
-// fall asleep (kSettle). The 2-thread OpenMP baseline keeps its own process
+// one such call (--form group: one cblas_?gemm_batch call of one group, with arrays of
+// pointers, where the library has it); a library with neither (OpenBLAS 0.3.21) as a loop of
+// cblas_?gemm calls on the calling thread, which at 1 thread is batch_bench's OpenMP-over-OpenBLAS
+// arm at 1 thread. Two builds of teamla, or teamla and OpenBLAS at 1 thread, compare here to a few
+// percent: the one-process-per-arm rounds of scripts/bench-batch swing by a third from round to
+// round on a noisy VM. With a library on more than one thread, each side first lets the other's
+// workers fall asleep (kSettle). The 2-thread OpenMP baseline keeps its own process
 // (scripts/bench-batch): libgomp's threads must not share one with teamla's. Rows are named
 // FIRST:SECOND/<d|s>gemm_batch/count:C/n:N; before timing, each library's item 0 is checked
 // against a triple loop.
@@ -41,34 +42,69 @@ template <class T>
 using Strided = void (*)(int, int, int, int, int, int, T, const T*, int, int, const T*, int, int, T,
                          T*, int, int, int);
 template <class T>
+using Grouped = void (*)(int, const int*, const int*, const int*, const int*, const int*, const T*,
+                         const T**, const int*, const T**, const int*, const T*, T**, const int*,
+                         int, const int*);
+template <class T>
 using Single = void (*)(int, int, int, int, int, int, T, const T*, int, const T*, int, T, T*, int);
+
+// g_grouped: --form group: a library with cblas_?gemm_batch is given the case as one group
+// (an array of pointers per operand: the path of batches of unequal items) instead of one
+// strided call.
+bool g_grouped = false;
+
+// Pointers: one group's operand arrays for a case.
+template <class T>
+struct Pointers {
+  explicit Pointers(teamla::bench::Batch<T>& batch) {
+    for (int i = 0; i < batch.count; ++i) {
+      a.push_back(batch.a.data() + batch.at(i));
+      b.push_back(batch.b.data() + batch.at(i));
+      c.push_back(batch.c.data() + batch.at(i));
+    }
+  }
+  std::vector<const T*> a, b;
+  std::vector<T*> c;
+};
 
 // BatchCall: one library's way of running a whole case.
 template <class T>
 struct BatchCall {
-  Strided<T> strided = nullptr;  // preferred
-  Single<T> single = nullptr;    // the loop, where the library has no batch call
+  Strided<T> strided = nullptr;  // the default, where the library has it
+  Grouped<T> grouped = nullptr;  // --form group
+  Single<T> single = nullptr;    // the loop, where the library has neither
 
-  void operator()(teamla::bench::Batch<T>& batch) const {
+  void operator()(teamla::bench::Batch<T>& batch, Pointers<T>& pointers) const {
     const int n = batch.n;
     const int stride = n * n;
+    if (grouped != nullptr) {
+      const int no_trans = kNoTrans;
+      const T one = 1;
+      const T zero = 0;
+      grouped(kColMajor, &no_trans, &no_trans, &n, &n, &n, &one, pointers.a.data(), &n,
+              pointers.b.data(), &n, &zero, pointers.c.data(), &n, 1, &batch.count);
+      return;
+    }
     if (strided != nullptr) {
       strided(kColMajor, kNoTrans, kNoTrans, n, n, n, T(1), batch.a.data(), n, stride,
               batch.b.data(), n, stride, T(0), batch.c.data(), n, stride, batch.count);
       return;
     }
     for (int i = 0; i < batch.count; ++i) {
-      const std::size_t at = batch.at(i);
-      single(kColMajor, kNoTrans, kNoTrans, n, n, n, T(1), batch.a.data() + at, n,
-             batch.b.data() + at, n, T(0), batch.c.data() + at, n);
+      single(kColMajor, kNoTrans, kNoTrans, n, n, n, T(1), pointers.a[i], n, pointers.b[i], n, T(0),
+             pointers.c[i], n);
     }
   }
 };
 
 template <class T>
-bool find_call(void* handle, const char* strided, const char* single, BatchCall<T>& call) {
-  call.strided = reinterpret_cast<Strided<T>>(dlsym(handle, strided));
-  call.single = reinterpret_cast<Single<T>>(dlsym(handle, single));
+bool find_call(void* handle, const std::string& prefix, BatchCall<T>& call) {
+  call.strided =
+      reinterpret_cast<Strided<T>>(dlsym(handle, (prefix + "gemm_batch_strided").c_str()));
+  if (g_grouped) {
+    call.grouped = reinterpret_cast<Grouped<T>>(dlsym(handle, (prefix + "gemm_batch").c_str()));
+  }
+  call.single = reinterpret_cast<Single<T>>(dlsym(handle, (prefix + "gemm").c_str()));
   return call.strided != nullptr || call.single != nullptr;
 }
 
@@ -86,9 +122,10 @@ void time_pair(benchmark::State& state, std::array<BatchCall<T>, 2> calls,
                const std::array<teamla::bench::Library, 2>& libraries, int count, int n) {
   std::array<teamla::bench::Batch<T>, 2> batches{teamla::bench::Batch<T>(count, n),
                                                  teamla::bench::Batch<T>(count, n)};
+  std::array<Pointers<T>, 2> pointers{Pointers<T>(batches[0]), Pointers<T>(batches[1])};
   for (int i : {0, 1}) {
     libraries[i].apply_threads();
-    calls[i](batches[i]);
+    calls[i](batches[i], pointers[i]);
     if (teamla::bench::first_item_error(batches[i]) > (sizeof(T) == 8 ? 1e-10 : 1e-3) * n) {
       state.SkipWithError((libraries[i].name + ": item 0's C is wrong").c_str());
       return;
@@ -105,7 +142,7 @@ void time_pair(benchmark::State& state, std::array<BatchCall<T>, 2> calls,
       libraries[i].apply_threads();
       const auto run = [&](long times) {
         const auto start = Clock::now();
-        for (long r = 0; r < times; ++r) calls[i](batches[i]);
+        for (long r = 0; r < times; ++r) calls[i](batches[i], pointers[i]);
         return std::chrono::duration<double>(Clock::now() - start).count();
       };
       if (repeats[i] == 0) {
@@ -143,8 +180,7 @@ void register_type(const std::array<teamla::bench::Library, 2>& libraries, int p
   const std::string p(prefix);
   std::array<BatchCall<T>, 2> calls{};
   for (int i : {0, 1}) {
-    if (!find_call(libraries[i].handle, ("cblas_" + p + "gemm_batch_strided").c_str(),
-                   ("cblas_" + p + "gemm").c_str(), calls[i])) {
+    if (!find_call(libraries[i].handle, "cblas_" + p, calls[i])) {
       std::fprintf(stderr, "batch_pairs: %s has no cblas_%sgemm\n", libraries[i].name.c_str(),
                    prefix);
       return;
@@ -171,7 +207,7 @@ int main(int argc, char** argv) {
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: batch_pairs --library NAME[@THREADS]=PATH --library NAME[@THREADS]=PATH "
-                 "[--pairs N] [--cases COUNTxN,...] [--benchmark_* ...]\n");
+                 "[--pairs N] [--cases COUNTxN,...] [--form strided|group] [--benchmark_* ...]\n");
     return 2;
   };
   std::vector<std::pair<int, int>> cases{{10000, 8}, {1000, 32}, {100, 128}};
@@ -186,6 +222,9 @@ int main(int argc, char** argv) {
     } else if (option == "--pairs") {
       pairs = std::atoi(value.c_str());
       if (pairs < 1) return usage();
+    } else if (option == "--form") {
+      if (value != "strided" && value != "group") return usage();
+      g_grouped = value == "group";
     } else if (option == "--cases") {
       cases.clear();
       if (!parse_cases(value, cases)) return usage();

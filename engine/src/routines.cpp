@@ -97,6 +97,12 @@ void CpuEngine::gemm_batch(std::span<const GemmItem<double>> items) {
 void CpuEngine::gemm_batch(std::span<const GemmItem<float>> items) { gemm_batch_on(*impl_, items); }
 void CpuEngine::gemm_batch(const GemmBatchSource<double>& source) { gemm_batch_on(*impl_, source); }
 void CpuEngine::gemm_batch(const GemmBatchSource<float>& source) { gemm_batch_on(*impl_, source); }
+void CpuEngine::gemm_batch(std::span<const GemmGroup<double>> groups) {
+  gemm_batch_on(*impl_, groups);
+}
+void CpuEngine::gemm_batch(std::span<const GemmGroup<float>> groups) {
+  gemm_batch_on(*impl_, groups);
+}
 void CpuEngine::gemm_batch_strided(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
                                    index_t stride_a, MatrixView<const double> b, index_t stride_b,
                                    double beta, MatrixView<double> c, index_t stride_c,

@@ -95,6 +95,28 @@ TEST_P(EngineBatch, SpanAndSourceEqualTheLoopOfGemm) {
   }
 }
 
+// Groups: each item a group of its own, as the CBLAS group form gives unequal items.
+TEST_P(EngineBatch, GroupsEqualTheLoopOfGemm) {
+  CpuEngine engine = make_engine();
+  Batch got = make_batch(3000, 1);
+  Batch want = make_batch(3000, 1);
+  loop_of_gemm(engine, want);
+  std::vector<const double*> a, b;
+  std::vector<double*> c;
+  std::vector<GemmGroup<double>> groups;
+  for (const GemmItem<double>& it : got.items) {
+    a.push_back(it.a.data);
+    b.push_back(it.b.data);
+    c.push_back(it.c.data);
+  }
+  for (std::size_t i = 0; i < got.items.size(); ++i) {
+    groups.push_back({got.items[i], 1, a.data() + i, b.data() + i, c.data() + i});
+  }
+  engine.gemm_batch(std::span<const GemmGroup<double>>(groups));
+  EXPECT_EQ(engine.last_call().routine, "gemm_batch");
+  EXPECT_EQ(got.c, want.c);
+}
+
 TEST_P(EngineBatch, StridedEqualsTheLoopOfGemm) {
   CpuEngine engine = make_engine();
   const index_t m = 6, n = 5, k = 7, count = 2000;

@@ -256,6 +256,142 @@ TEST_F(GemmBatch, SourceFormEqualsTheLoop) {
   expect_same_c(got, loop_reference<double>(shapes, 5));
 }
 
+// Groups: consecutive items of one shape, their matrices given by pointer.
+struct GroupedBatch {
+  std::vector<Shape> shapes;       // one per item
+  std::vector<std::size_t> sizes;  // items per group, in order
+};
+
+// grouped_batch(): every mixed shape as a group of 0-3 items (an empty group every fourth),
+// enough work to go wide on two threads.
+GroupedBatch grouped_batch() {
+  GroupedBatch g;
+  const auto kinds = mixed_shapes(16);
+  for (std::size_t s = 0; s < kinds.size(); ++s) {
+    const std::size_t size = s % 4 == 3 ? 0 : 1 + s % 3;
+    g.sizes.push_back(size);
+    for (std::size_t i = 0; i < size; ++i) g.shapes.push_back(kinds[s]);
+  }
+  return g;
+}
+
+// Pointers: the groups of a made batch, with arrays of its items' matrices.
+struct GroupArrays {
+  std::vector<const double*> a, b;
+  std::vector<double*> c;
+  std::vector<GemmGroup<double>> groups;
+};
+
+GroupArrays groups_of(std::vector<Storage<double>>& batch, const std::vector<std::size_t>& sizes) {
+  GroupArrays arrays;
+  for (auto& st : batch) {
+    arrays.a.push_back(st.item.a.data);
+    arrays.b.push_back(st.item.b.data);
+    arrays.c.push_back(st.item.c.data);
+  }
+  std::size_t first = 0;
+  for (const std::size_t size : sizes) {
+    GemmGroup<double> group;
+    // An empty group keeps the shape of the group before it (the first group is not empty).
+    group.shape = size > 0 ? batch[first].item : arrays.groups.back().shape;
+    group.shape.a.data = group.shape.b.data = nullptr;  // the shape's data are not read
+    group.shape.c.data = nullptr;
+    group.count = size;
+    group.a = arrays.a.data() + first;
+    group.b = arrays.b.data() + first;
+    group.c = arrays.c.data() + first;
+    arrays.groups.push_back(group);
+    first += size;
+  }
+  return arrays;
+}
+
+// computing_group(): the first group of at least two items that computes a product.
+std::size_t computing_group(const GroupArrays& arrays) {
+  for (std::size_t g = 0; g < arrays.groups.size(); ++g) {
+    const GemmItem<double>& s = arrays.groups[g].shape;
+    if (arrays.groups[g].count >= 2 && s.alpha != 0 && s.c.rows > 0 && s.c.cols > 0 &&
+        (s.op_a == Op::none ? s.a.cols : s.a.rows) > 0) {
+      return g;
+    }
+  }
+  return arrays.groups.size();
+}
+
+TEST_F(GemmBatch, GroupsEqualTheLoop) {
+  const GroupedBatch g = grouped_batch();
+  for (team::Team* on : {static_cast<team::Team*>(nullptr), team_.get()}) {
+    auto got = make_batch<double>(g.shapes, 17);
+    GroupArrays arrays = groups_of(got, g.sizes);
+    Exec exec;
+    exec.team = on;
+    gemm_batch<double>(std::span<const GemmGroup<double>>(arrays.groups), exec);
+    expect_same_c(got, loop_reference<double>(g.shapes, 17));
+    if (on != nullptr && team::usable_cpu_count() >= 2) EXPECT_EQ(exec.stats.sections, 1U);
+  }
+}
+
+TEST_F(GemmBatch, GroupsLeaveUnusedPointersUnread) {
+  // alpha == 0: A and B are not read (null arrays); beta == 1 as well: C is not written either.
+  std::vector<double> c(12, 5.0);
+  double* c_items[] = {c.data(), c.data() + 6};
+  GemmGroup<double> scale;
+  scale.shape = {Op::none,
+                 Op::none,
+                 0.0,
+                 col_major<const double>(nullptr, 2, 4),
+                 col_major<const double>(nullptr, 4, 3),
+                 2.0,
+                 col_major<double>(nullptr, 2, 3)};
+  scale.count = 2;
+  scale.c = c_items;
+  GemmGroup<double> nothing = scale;
+  nothing.shape.beta = 1.0;
+  nothing.c = nullptr;
+  nothing.count = 5;
+  const GemmGroup<double> groups[] = {nothing, scale};
+  Exec exec;
+  exec.team = team_.get();
+  gemm_batch<double>(std::span<const GemmGroup<double>>(groups), exec);
+  for (double v : c) EXPECT_EQ(v, 10.0);
+}
+
+TEST_F(GemmBatch, ABadGroupOrANullMatrixThrowsWithEveryCUntouched) {
+  const GroupedBatch g = grouped_batch();
+  const auto before = make_batch<double>(g.shapes, 19);
+  const auto expect_rejected = [&](const auto& name, const char* tail, const auto& spoil) {
+    auto got = make_batch<double>(g.shapes, 19);
+    GroupArrays arrays = groups_of(got, g.sizes);
+    const std::string argument = name(arrays, tail);
+    spoil(arrays);
+    Exec exec;
+    exec.team = team_.get();
+    try {
+      gemm_batch<double>(std::span<const GemmGroup<double>>(arrays.groups), exec);
+      ADD_FAILURE() << "no InvalidArgument for " << argument;
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(e.argument(), argument) << e.what();
+    }
+    expect_same_c(got, before, false);
+  };
+  {
+    auto probe = make_batch<double>(g.shapes, 19);
+    ASSERT_LT(computing_group(groups_of(probe, g.sizes)), g.sizes.size());
+  }
+  const auto name = [](const GroupArrays& x, const char* tail) {
+    return "groups[" + std::to_string(computing_group(x)) + "]" + tail;
+  };
+  expect_rejected(name, "", [](GroupArrays& x) {
+    GemmItem<double>& shape = x.groups[computing_group(x)].shape;
+    shape.c.ld = 0;  // below any C's inner dimension
+  });
+  expect_rejected(name, ".b[1]", [](GroupArrays& x) {
+    const GemmGroup<double>& group = x.groups[computing_group(x)];
+    x.b[static_cast<std::size_t>(group.b - x.b.data()) + 1] = nullptr;
+  });
+  expect_rejected(name, ".c", [](GroupArrays& x) { x.groups[computing_group(x)].c = nullptr; });
+}
+
 // Strided: one buffer per operand, item i at base + i * stride.
 template <class T>
 void check_strided(team::Team* on, Op op_a, Op op_b, Layout layout, index_t count) {

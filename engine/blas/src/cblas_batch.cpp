@@ -27,7 +27,7 @@ using teamla::blas::Entry;
 using teamla::blas::note_served;
 using teamla::blas::report_cblas_error;
 using teamla::linalg::col_major;
-using teamla::linalg::GemmBatchSource;
+using teamla::linalg::GemmGroup;
 using teamla::linalg::GemmItem;
 using teamla::linalg::index_t;
 using teamla::linalg::MatrixView;
@@ -147,32 +147,9 @@ struct GroupArrays {
   }
 };
 
-// kSliceGroups: the groups one engine batch covers. An item finds its group by a binary
-// search over the slice's starts, kept on the stack (no allocation on the ABI path): a call
-// with more groups runs as consecutive batches of this many groups.
+// kSliceGroups: the groups one engine batch covers, kept on the stack (no allocation on the
+// ABI path): a call with more groups runs as consecutive batches of this many groups.
 constexpr int kSliceGroups = 64;
-
-// Slice: groups [first_group, first_group + groups) of a checked call, whose items start at
-// a_array index first_item; start[g] is the slice-relative index of group g's first item.
-template <class T>
-struct Slice {
-  const GroupArrays<T>* arrays = nullptr;
-  int first_group = 0;
-  int groups = 0;
-  std::size_t first_item = 0;
-  std::array<std::size_t, kSliceGroups + 1> start{};
-
-  static GemmItem<T> item(const void* context, std::size_t index) {
-    const auto& s = *static_cast<const Slice*>(context);
-    const auto* end = s.start.data() + s.groups + 1;
-    const auto local =
-        static_cast<int>(std::upper_bound(s.start.data() + 1, end, index) - (s.start.data() + 1));
-    const std::size_t i = s.first_item + index;
-    const GroupArrays<T>& arr = *s.arrays;
-    return make_item(arr.row_major_layout, arr.group(s.first_group + local), arr.a[i], arr.b[i],
-                     arr.c[i]);
-  }
-};
 
 // check_groups(): reports the first illegal argument of any group and returns false, or
 // returns true with every group legal.
@@ -199,23 +176,26 @@ bool check_groups(const char* name, const GroupArrays<T>& arr, int group_count,
   return true;
 }
 
+// run_groups(): a checked call as linalg groups (GemmGroup: the shape once, the items' matrices
+// by pointer), kSliceGroups at a time.
 template <class T>
 void run_groups(const GroupArrays<T>& arr, int group_count, const int* group_size) {
   std::size_t first_item = 0;
   for (int first = 0; first < group_count; first += kSliceGroups) {
-    Slice<T> slice;
-    slice.arrays = &arr;
-    slice.first_group = first;
-    slice.groups = std::min(kSliceGroups, group_count - first);
-    slice.first_item = first_item;
-    for (int g = 0; g < slice.groups; ++g) {
-      slice.start[g + 1] = slice.start[g] + static_cast<std::size_t>(group_size[first + g]);
+    std::array<GemmGroup<T>, kSliceGroups> groups;
+    const int slice = std::min(kSliceGroups, group_count - first);
+    for (int g = 0; g < slice; ++g) {
+      GemmGroup<T>& group = groups[static_cast<std::size_t>(g)];
+      group.shape =
+          make_item<T>(arr.row_major_layout, arr.group(first + g), nullptr, nullptr, nullptr);
+      group.count = static_cast<std::size_t>(group_size[first + g]);
+      group.a = arr.a + first_item;
+      group.b = arr.b + first_item;
+      group.c = arr.c + first_item;
+      first_item += group.count;
     }
-    const std::size_t count = slice.start[slice.groups];
-    if (count != 0) {
-      teamla::blas::gemm_batch(GemmBatchSource<T>{count, &slice, &Slice<T>::item});
-    }
-    first_item += count;
+    teamla::blas::gemm_batch(
+        std::span<const GemmGroup<T>>(groups.data(), static_cast<std::size_t>(slice)));
   }
 }
 

@@ -35,8 +35,8 @@ struct SerialRunner {
     linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec);
   }
   template <class T>
-  void gemm_batch(const linalg::GemmBatchSource<T>& source) {
-    linalg::gemm_batch(source, exec);
+  void gemm_batch(std::span<const linalg::GemmGroup<T>> groups) {
+    linalg::gemm_batch(groups, exec);
   }
   template <class T>
   void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_t stride_a,
@@ -319,8 +319,8 @@ int potrs(const PotrsArgs& args, const T* a, T* b) {
 }
 
 template <class T>
-void gemm_batch(const linalg::GemmBatchSource<T>& source) {
-  on_engine("gemm_batch", [&](auto& runner) { runner.gemm_batch(source); });
+void gemm_batch(std::span<const linalg::GemmGroup<T>> groups) {
+  on_engine("gemm_batch", [&](auto& runner) { runner.gemm_batch(groups); });
 }
 
 template <class T>
@@ -344,7 +344,7 @@ void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, inde
   template int posv<T>(const PosvArgs&, T*, T*, int*);                                       \
   template int potrf<T>(const PotrfArgs&, T*, int*);                                         \
   template int potrs<T>(const PotrsArgs&, const T*, T*);                                     \
-  template void gemm_batch<T>(const linalg::GemmBatchSource<T>&);                            \
+  template void gemm_batch<T>(std::span<const linalg::GemmGroup<T>>);                        \
   template void gemm_batch_strided<T>(const linalg::GemmItem<T>&, index_t, index_t, index_t, \
                                       index_t);
 TEAMLA_BLAS_INSTANTIATE(double)

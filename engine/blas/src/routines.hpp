@@ -74,7 +74,7 @@ int potrs(const PotrsArgs& args, const T* a, T* b);
 // gemm_batch(), gemm_batch_strided(): run a batch whose arguments the caller has checked
 // (every view legal, every referenced pointer non-null), on the process engine.
 template <class T>
-void gemm_batch(const linalg::GemmBatchSource<T>& source);
+void gemm_batch(std::span<const linalg::GemmGroup<T>> groups);
 template <class T>
 void gemm_batch_strided(const linalg::GemmItem<T>& first, linalg::index_t stride_a,
                         linalg::index_t stride_b, linalg::index_t stride_c, linalg::index_t count);

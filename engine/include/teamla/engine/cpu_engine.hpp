@@ -45,6 +45,7 @@ namespace teamla::engine {
 
 using linalg::Diag;
 using linalg::GemmBatchSource;
+using linalg::GemmGroup;
 using linalg::GemmItem;
 using linalg::index_t;
 using linalg::Layout;
@@ -150,11 +151,14 @@ class CpuEngine {
   // gemm_batch(): every item's C = alpha * op(A) * op(B) + beta * C (linalg/batch.hpp), the
   // batch split across the team when its total flops pay for a section. Every item is
   // validated first; the items' Cs must not overlap. A source describes a batch without an
-  // array of items (the CBLAS group form).
+  // array of items; groups give items of one shape by arrays of pointers (the CBLAS group
+  // form), each item then costing three pointer loads besides its kernel.
   void gemm_batch(std::span<const GemmItem<double>> items);
   void gemm_batch(std::span<const GemmItem<float>> items);
   void gemm_batch(const GemmBatchSource<double>& source);
   void gemm_batch(const GemmBatchSource<float>& source);
+  void gemm_batch(std::span<const GemmGroup<double>> groups);
+  void gemm_batch(std::span<const GemmGroup<float>> groups);
   // gemm_batch_strided(): `count` products of one shape, item i's A, B, C at the views' data
   // + i * stride_a, stride_b, stride_c elements (strides >= 0; stride_c keeps the Cs apart).
   void gemm_batch_strided(Op op_a, Op op_b, double alpha, MatrixView<const double> a,

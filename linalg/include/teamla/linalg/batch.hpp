@@ -45,6 +45,21 @@ struct GemmBatchSource {
   GemmItem<T> (*item)(const void* context, std::size_t index) = nullptr;
 };
 
+// GemmGroup: `count` products that share everything but their matrices (the CBLAS group form,
+// cblas_?gemm_batch, and cuBLAS's pointer-array batches): `shape` gives op_a, op_b, alpha, beta
+// and the rows, columns, leading dimensions and layouts of A, B and C (the data of its views
+// is not read); item i's matrices are a[i], b[i], c[i]. An item reads A and B only when it has
+// a product to compute (alpha != 0, k > 0, C not empty), and writes C only when C is not empty
+// and it has a product or beta != 1: the arrays (or their entries) it does not use may be null.
+template <class T>
+struct GemmGroup {
+  GemmItem<T> shape;
+  std::size_t count = 0;
+  const T* const* a = nullptr;
+  const T* const* b = nullptr;
+  T* const* c = nullptr;
+};
+
 // gemm_batch(): every item of `items`, on exec.team when the batch's flops pay for it.
 template <class T>
 void gemm_batch(std::span<const GemmItem<T>> items, Exec& exec);
@@ -52,6 +67,13 @@ void gemm_batch(std::span<const GemmItem<T>> items, Exec& exec);
 // gemm_batch(): the same for a batch given by a source.
 template <class T>
 void gemm_batch(const GemmBatchSource<T>& source, Exec& exec);
+
+// gemm_batch(): every item of every group, as one batch (the groups' items in order). A bad
+// group, or a null matrix an item would use, throws InvalidArgument naming it ("groups[1]",
+// "groups[1].c[7]") before anything is computed. Each item costs its kernel and three pointer
+// loads: no per-item descriptor is built or read.
+template <class T>
+void gemm_batch(std::span<const GemmGroup<T>> groups, Exec& exec);
 
 // gemm_batch_strided(): `count` products of the same shape; item i's A, B and C are the views
 // `a`, `b`, `c` moved by i * stride_a, i * stride_b, i * stride_c elements. Strides are
