@@ -3,11 +3,14 @@
 # OpenBLAS calls, one executable per arm, driven by scripts/bench-batch. OpenBLAS and OpenMP
 # are linked here only.
 if(TARGET benchmark::benchmark)
-  # Two libraries' batches in one process, paired (A/Bs of two builds; teamla against
-  # OpenBLAS at 1 thread): dlopen'ed, so nothing is linked.
+  # Two libraries' batches in one process, paired (A/Bs of two builds; teamla against an
+  # OpenMP loop over OpenBLAS): dlopen'ed, so no BLAS is linked.
   add_executable(batch_pairs ${CMAKE_CURRENT_LIST_DIR}/batch_pairs.cpp)
   target_link_libraries(batch_pairs PRIVATE benchmark::benchmark ${CMAKE_DL_LIBS} teamla_warnings)
   target_include_directories(batch_pairs PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  if(OpenMP_CXX_FOUND)  # the omp: arm, batch_bench_openblas's loop in the same process
+    target_link_libraries(batch_pairs PRIVATE OpenMP::OpenMP_CXX)
+  endif()
   add_executable(batch_bench_teamla ${CMAKE_CURRENT_LIST_DIR}/batch_bench_teamla.cpp)
   target_link_libraries(batch_bench_teamla PRIVATE teamla::engine benchmark::benchmark
                                                    teamla_warnings)

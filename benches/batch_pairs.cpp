@@ -2,21 +2,20 @@
 // batch_pairs.cpp: batched GEMM through two BLAS libraries in one process, timed in pairs
 // (common/pairs.hpp), on Google Benchmark.
 //
-//   batch_pairs --library NAME[@THREADS]=PATH --library NAME[@THREADS]=PATH [--pairs N]
-//               [--cases COUNTxN,...] [--form strided|group] [--benchmark_* ...]
+//   batch_pairs --library NAME[@THREADS]=[omp:]PATH --library NAME[@THREADS]=[omp:]PATH
+//               [--pairs N] [--cases COUNTxN,...] [--form strided|group] [--benchmark_* ...]
 //
 // A case is batch_bench.hpp's: COUNT independent column-major NN products of order N, alpha 1,
 // beta 0, each item its own A, B and C. A library with cblas_?gemm_batch_strided runs a case as
 // one such call (--form group: one cblas_?gemm_batch call of one group, with arrays of
 // pointers, where the library has it); a library with neither (OpenBLAS 0.3.21) as a loop of
-// cblas_?gemm calls on the calling thread, which at 1 thread is batch_bench's OpenMP-over-OpenBLAS
-// arm at 1 thread. Two builds of teamla, or teamla and OpenBLAS at 1 thread, compare here to a few
-// percent: the one-process-per-arm rounds of scripts/bench-batch swing by a third from round to
-// round on a noisy VM. With a library on more than one thread, each side first lets the other's
-// workers fall asleep (kSettle). The 2-thread OpenMP baseline keeps its own process
-// (scripts/bench-batch): libgomp's threads must not share one with teamla's. Rows are named
-// FIRST:SECOND/<d|s>gemm_batch/count:C/n:N; before timing, each library's item 0 is checked
-// against a triple loop.
+// cblas_?gemm calls on the calling thread. NAME@T=omp:PATH is batch_bench's baseline: PATH at
+// one thread, its cblas_?gemm called in an OpenMP loop on T threads. Two builds of teamla, or
+// teamla and that loop, compare here to a few percent, where the one-process-per-arm rounds of
+// scripts/bench-batch swing by a third from round to round on a noisy VM. With a library or
+// loop on more than one thread, each side first lets the other's workers (a team, libgomp's,
+// OpenBLAS's) fall asleep (kSettle). Rows are named FIRST:SECOND/<d|s>gemm_batch/count:C/n:N;
+// before timing, each library's item 0 is checked against a triple loop.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
@@ -73,10 +72,19 @@ struct BatchCall {
   Strided<T> strided = nullptr;  // the default, where the library has it
   Grouped<T> grouped = nullptr;  // --form group
   Single<T> single = nullptr;    // the loop, where the library has neither
+  int loop_threads = 0;          // an omp: arm: the loop of single calls on this many threads
 
   void operator()(teamla::bench::Batch<T>& batch, Pointers<T>& pointers) const {
     const int n = batch.n;
     const int stride = n * n;
+    if (loop_threads > 0) {
+#pragma omp parallel for num_threads(loop_threads) schedule(static)
+      for (int i = 0; i < batch.count; ++i) {
+        single(kColMajor, kNoTrans, kNoTrans, n, n, n, T(1), pointers.a[i], n, pointers.b[i], n,
+               T(0), pointers.c[i], n);
+      }
+      return;
+    }
     if (grouped != nullptr) {
       const int no_trans = kNoTrans;
       const T one = 1;
@@ -96,6 +104,9 @@ struct BatchCall {
     }
   }
 };
+
+// g_loop_threads: per library, the OpenMP threads of an omp: arm (0: the library's own call).
+std::array<int, 2> g_loop_threads{};
 
 template <class T>
 bool find_call(void* handle, const std::string& prefix, BatchCall<T>& call) {
@@ -131,7 +142,8 @@ void time_pair(benchmark::State& state, std::array<BatchCall<T>, 2> calls,
       return;
     }
   }
-  const bool settle = libraries[0].threads != 1 || libraries[1].threads != 1;
+  const bool settle = libraries[0].threads != 1 || libraries[1].threads != 1 ||
+                      g_loop_threads[0] > 1 || g_loop_threads[1] > 1;
   const double side_seconds = settle ? kSettledSideSeconds : kPairBatchSeconds;
   std::array<long, 2> repeats{};
   std::array<teamla::bench::PairSide, 2> sides;
@@ -180,7 +192,9 @@ void register_type(const std::array<teamla::bench::Library, 2>& libraries, int p
   const std::string p(prefix);
   std::array<BatchCall<T>, 2> calls{};
   for (int i : {0, 1}) {
-    if (!find_call(libraries[i].handle, "cblas_" + p, calls[i])) {
+    calls[i].loop_threads = g_loop_threads[i];
+    if (!find_call(libraries[i].handle, "cblas_" + p, calls[i]) ||
+        (calls[i].loop_threads > 0 && calls[i].single == nullptr)) {
       std::fprintf(stderr, "batch_pairs: %s has no cblas_%sgemm\n", libraries[i].name.c_str(),
                    prefix);
       return;
@@ -206,7 +220,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const auto usage = [] {
     std::fprintf(stderr,
-                 "usage: batch_pairs --library NAME[@THREADS]=PATH --library NAME[@THREADS]=PATH "
+                 "usage: batch_pairs --library NAME[@THREADS]=[omp:]PATH --library "
+                 "NAME[@THREADS]=[omp:]PATH "
                  "[--pairs N] [--cases COUNTxN,...] [--form strided|group] [--benchmark_* ...]\n");
     return 2;
   };
@@ -235,6 +250,19 @@ int main(int argc, char** argv) {
   if (specs.size() != 2) return usage();
   std::array<teamla::bench::Library, 2> libraries;
   for (int i : {0, 1}) {
+    // NAME@T=omp:PATH: PATH's library at 1 thread, called in an OpenMP loop on T threads.
+    const std::size_t omp = specs[i].find("=omp:");
+    if (omp != std::string::npos) {
+      const std::size_t at = specs[i].find('@');
+#ifdef _OPENMP
+      g_loop_threads[i] = at < omp ? std::atoi(specs[i].c_str() + at + 1) : 0;
+#endif
+      if (g_loop_threads[i] < 1) {
+        std::fprintf(stderr, "batch_pairs: omp: takes NAME@THREADS and a build with OpenMP\n");
+        return 2;
+      }
+      specs[i] = specs[i].substr(0, at) + "@1=" + specs[i].substr(omp + 5);
+    }
     auto library = teamla::bench::open_library("batch_pairs", specs[i]);
     if (!library) return 1;
     if (library->name.empty()) return usage();

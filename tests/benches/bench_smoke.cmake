@@ -56,6 +56,15 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
             --library two@1=$<TARGET_FILE:teamla_blas> --pairs 2 --cases 50x4,3x33)
   set_tests_properties(bench_smoke_batch_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "one:two/dgemm_batch/count:50/n:4.*ratio=.*one:two/sgemm_batch/count:3/n:33.*ratio=")
+  if(OpenMP_CXX_FOUND)
+    # The omp: arm: a library's cblas_dgemm in an OpenMP loop (here teamla's own, at 1 thread).
+    add_test(NAME bench_smoke_batch_pairs_omp_loop
+      COMMAND batch_pairs --library team@2=$<TARGET_FILE:teamla_blas>
+              --library loop@2=omp:$<TARGET_FILE:teamla_blas> --pairs 2 --cases 40x8
+              --benchmark_filter=dgemm)
+    set_tests_properties(bench_smoke_batch_pairs_omp_loop PROPERTIES LABELS bench-smoke
+      TIMEOUT 60 PASS_REGULAR_EXPRESSION "team:loop/dgemm_batch/count:40/n:8.*ratio=")
+  endif()
   add_test(NAME bench_smoke_batch_pairs_need_two_named_libraries
     COMMAND batch_pairs --library $<TARGET_FILE:teamla_blas> --library two=$<TARGET_FILE:teamla_blas>)
   set_tests_properties(bench_smoke_batch_pairs_need_two_named_libraries PROPERTIES
