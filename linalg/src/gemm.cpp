@@ -397,6 +397,10 @@ template <class T>
 
 }  // namespace
 
+// gemm_scalar() (gemm_tiny.hpp). GCC inlines it here, into gemm_tiny_col_major() and
+// gemm_without_workspace(): kept out of line before ([[gnu::noinline]]), the 2x2x2 calls
+// through dgemm_/sgemm_ ran 1.10-1.16x slower (docs/gemm.md, "Tiny products"). The batch's
+// files call it out of line.
 template <class T>
 void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                  index_t ldc) {

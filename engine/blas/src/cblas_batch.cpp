@@ -184,6 +184,7 @@ void run_groups(const GroupArrays<T>& arr, int group_count, const int* group_siz
   for (int first = 0; first < group_count; first += kSliceGroups) {
     std::array<GemmGroup<T>, kSliceGroups> groups;
     const int slice = std::min(kSliceGroups, group_count - first);
+    const std::size_t slice_first_item = first_item;
     for (int g = 0; g < slice; ++g) {
       GemmGroup<T>& group = groups[static_cast<std::size_t>(g)];
       group.shape =
@@ -194,8 +195,10 @@ void run_groups(const GroupArrays<T>& arr, int group_count, const int* group_siz
       group.c = arr.c + first_item;
       first_item += group.count;
     }
-    teamla::blas::gemm_batch(
-        std::span<const GemmGroup<T>>(groups.data(), static_cast<std::size_t>(slice)));
+    if (first_item != slice_first_item) {  // a slice of empty groups needs no engine
+      teamla::blas::gemm_batch(
+          std::span<const GemmGroup<T>>(groups.data(), static_cast<std::size_t>(slice)));
+    }
   }
 }
 
