@@ -327,7 +327,9 @@ TEST_F(GemmBatch, GroupsEqualTheLoop) {
     exec.team = on;
     gemm_batch<double>(std::span<const GemmGroup<double>>(arrays.groups), exec);
     expect_same_c(got, loop_reference<double>(g.shapes, 17));
-    if (on != nullptr && team::usable_cpu_count() >= 2) EXPECT_EQ(exec.stats.sections, 1U);
+    if (on != nullptr && team::usable_cpu_count() >= 2) {
+      EXPECT_EQ(exec.stats.sections, 1U);
+    }
   }
 }
 
