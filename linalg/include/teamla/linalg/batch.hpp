@@ -35,7 +35,7 @@ struct GemmItem {
   MatrixView<T> c;
 };
 
-// GemmBatchSource: a batch that is not stored as an array of items (the CBLAS group form):
+// GemmBatchSource: a batch that is not stored as an array of items (items computed on demand):
 // `count` items, item i produced by item(context, i). item() must be cheap and thread-safe:
 // it is called once per item to validate and once more to compute, from any participant.
 template <class T>
