@@ -23,7 +23,7 @@ void gemm_on(CpuEngine::Impl& impl, Op op_a, Op op_b, T alpha, const MatrixView<
                 [&](linalg::Exec& exec) { linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec); });
 }
 
-// The span and source forms are validated by linalg::gemm_batch, before anything is written
+// The span, source and group forms are validated by linalg::gemm_batch, before anything is written
 // (validate.hpp says why there); it throws from inside dispatch() with every C untouched.
 template <class Batch>
 void gemm_batch_on(CpuEngine::Impl& impl, const Batch& batch) {

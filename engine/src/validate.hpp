@@ -20,8 +20,8 @@ template <class T>
 void validate_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView<const T>& b,
                    const MatrixView<T>& c, const char* routine = "gemm");
 // validate_gemm_batch_strided(): item 0's shapes (as validate_gemm), the count and strides.
-// The span and source forms are checked by linalg::gemm_batch itself, in the one pass over the
-// items that also sums their flops: a second pass would cost ~5 % of a batch of 8^3 items.
+// The span, source and group forms are checked by linalg::gemm_batch itself, in the one pass over
+// the items that also sums their flops: a second pass would cost ~5 % of a batch of 8^3 items.
 template <class T>
 void validate_gemm_batch_strided(Op op_a, Op op_b, MatrixView<const T> a, index_t stride_a,
                                  MatrixView<const T> b, index_t stride_b, MatrixView<T> c,
