@@ -16,6 +16,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::batch {
 
@@ -132,9 +133,10 @@ void run_region(std::size_t count, double flops, Exec& exec, const RunRange& run
   if (plan.width > 1 && !wide) team::note_shortfall(team::Shortfall::memory, 0);
   if (wide) {
     const std::size_t units = batch_units(count, plan.width, plan.must_beat_ns);
-    exec.team->run_claimed(plan.width, units, [&](team::Section& s, std::size_t unit) {
-      run_range(unit * count / units, (unit + 1) * count / units, ws, s.rank());
-    });
+    detail::run_claimed_units(
+        *exec.team, plan.width, units, ws, [&](team::Section& s, std::size_t unit) {
+          run_range(unit * count / units, (unit + 1) * count / units, ws, s.rank());
+        });
     exec.stats.max_width_used = plan.width;
     exec.stats.sections = 1;
   } else {

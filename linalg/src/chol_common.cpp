@@ -9,6 +9,7 @@
 
 #include "chol_internal.hpp"
 #include "isa_dispatch.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::chol_detail {
 
@@ -102,8 +103,15 @@ thread_local ScratchSlot scratch_slot;
 
 template <class T>
 T* scratch(std::size_t count) {
-  ScratchSlot& s = scratch_slot;
   const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
+  // In a claimed unit (a potrf step's next diagonal block), the unit's rank of the leader's
+  // workspace: the thread's own slot would grow on whichever thread first takes that unit
+  // (unit_workspace.hpp).
+  const detail::RankBuffers unit = detail::running_unit();
+  if (unit.ws != nullptr) {
+    return static_cast<T*>(unit.ws->buffer(unit.rank, Workspace::Slot::scratch, bytes));
+  }
+  ScratchSlot& s = scratch_slot;
   if (s.bytes < bytes) {
     s.data.reset(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t(64))));
     s.bytes = bytes;

@@ -26,6 +26,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg {
 namespace detail {
@@ -524,8 +525,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   if (split_rows && in_place_path(ks, a, b, m, n, k)) {
     // Nothing to share: each unit runs the no-packing path on its rows.
     const std::size_t units = work_units(row_tiles, width);
-    on.run_claimed(
-        width, units,
+    run_claimed_units(
+        on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
           index_t i0 = 0;
           index_t i1 = 0;
@@ -544,8 +545,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // participant, each packing B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
     if (!private_panels(ks, width, m, n, k, ws)) return false;
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
-    on.run_claimed(
-        width, units,
+    run_claimed_units(
+        on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
           index_t i0 = 0;
           index_t i1 = 0;
@@ -559,8 +560,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         linger);
   } else {
     const std::size_t units = work_units(col_tiles, width);
-    on.run_claimed(
-        width, units,
+    run_claimed_units(
+        on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
           index_t j0 = 0;
           index_t j1 = 0;
@@ -583,7 +584,10 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
   if (m <= 0 || n <= 0) {
     return;
   }
-  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  // Inside a claimed unit (trsm's and trmm's recursions), the unit's rank of the leader's
+  // workspace (unit_workspace.hpp).
+  const RankBuffers buffers = exec_buffers(exec);
+  Workspace& ws = *buffers.ws;
   const KernelSet<T> ks = kernels<T>();
   RegionPlan plan;
   if (exec.team != nullptr && k > 0 && alpha != T(0)) {
@@ -605,7 +609,7 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
     if (plan.width > 1) {
       team::note_shortfall(team::Shortfall::memory, 2 * pack_b_elems(ks, n, k) * sizeof(T));
     }
-    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, 0);
+    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, buffers.rank);
   }
   // A wide region is judged against running inline: only a wide run slower than that (a
   // member that came back a scheduler slice late) counts as a loss; foreign load that merely
@@ -623,7 +627,8 @@ template <class T>
                                                index_t ldc) {
   const KernelSet<T>& ks = kernels<T>();
   if (!gemm_without_workspace(ks, m, n, k, alpha, a, b, beta, c, ldc)) {
-    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, thread_local_workspace(), 0);
+    const RankBuffers buffers = unit_buffers();
+    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, *buffers.ws, buffers.rank);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::chol_detail {
 namespace {
@@ -149,7 +150,10 @@ void solve_into_panels(const detail::KernelFns<T>& f, const LeafKernels<T>& leaf
 
 // StepBuffers: the step's shared buffer, [L11 packed | A21 packed as A | A21 packed as B];
 // offsets of 64 elements keep the panels' starts on cache lines. tri is null when the
-// workspace could not grow to `bytes`.
+// workspace could not grow to `bytes`. Every step of a factorization asks for the first
+// step's size: whichever steps run wide (the width is chosen step by step), the buffer grows
+// in the first call of an order only, and never between two steps (a step's triangle, packed
+// by the step before, must stay where it is).
 template <class T>
 struct StepBuffers {
   T* tri = nullptr;
@@ -159,17 +163,20 @@ struct StepBuffers {
 };
 
 template <class T>
-StepBuffers<T> step_buffers(Workspace& ws, index_t kb, index_t m2, index_t mr, index_t nr) {
+StepBuffers<T> step_buffers(Workspace& ws, index_t n, index_t kb, index_t m2, index_t mr,
+                            index_t nr) {
   const auto round64 = [](index_t e) { return (e + 63) / 64 * 64; };
   const index_t tri_elems = round64(triangle_elems(kb, nr));
-  const index_t a_elems = round64((m2 + mr - 1) / mr * mr * kb);
-  const index_t b_elems = (m2 + nr - 1) / nr * nr * kb;
+  const auto a_elems = [&](index_t rows) { return round64((rows + mr - 1) / mr * mr * kb); };
+  const auto b_elems = [&](index_t rows) { return (rows + nr - 1) / nr * nr * kb; };
+  const index_t first_m2 = n - kb;  // every wide step's kb is the block size (only the last is
+                                    // shorter, and it has no trailing matrix)
   StepBuffers<T> b;
-  b.bytes = static_cast<std::size_t>(tri_elems + a_elems + b_elems) * sizeof(T);
+  b.bytes = static_cast<std::size_t>(tri_elems + a_elems(first_m2) + b_elems(first_m2)) * sizeof(T);
   b.tri = static_cast<T*>(ws.try_shared_buffer(b.bytes));
   if (b.tri != nullptr) {
     b.a_packed = b.tri + tri_elems;
-    b.b_packed = b.a_packed + a_elems;
+    b.b_packed = b.a_packed + a_elems(m2);
   }
   return b;
 }
@@ -213,7 +220,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   const index_t cs = panel.col_stride();
 
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
-  const StepBuffers<T> buffers = step_buffers<T>(ws, kb, m2, mr, nr);
+  const StepBuffers<T> buffers = step_buffers<T>(ws, n, kb, m2, mr, nr);
   if (buffers.tri == nullptr) {
     // No memory for the packed panels: the step's inline form, which packs on the stack when
     // it must (small_blocks.hpp).
@@ -239,7 +246,9 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
   const auto units = static_cast<std::size_t>(groups + order.count());
-  exec.team->run_claimed(width, units, [&](team::Section& s, std::size_t unit) {
+  // Claimed units with ranked buffers: the next diagonal block's copy (scratch()) lands on
+  // whichever rank factors it.
+  detail::run_claimed_units(*exec.team, width, units, ws, [&](team::Section& s, std::size_t unit) {
     const auto idx_unit = static_cast<index_t>(unit);
     if (idx_unit < groups) {
       const index_t g = idx_unit * kRowAlign;

@@ -177,7 +177,9 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   }
   Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
   const auto elems = static_cast<std::size_t>(order * order);
-  T* dense = ws.try_buffer_of<T>(0, Workspace::Slot::scratch, elems);
+  // The shared buffer, not a rank's slot: the gemm below runs sections, after which the
+  // ranks' slots are evened out and may move (unit_workspace.hpp).
+  T* dense = static_cast<T*>(ws.try_shared_buffer(elems * sizeof(T)));
   if (dense == nullptr) {
     team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));
     symm_by_block_columns(alpha, a, b, beta, c, exec);

@@ -12,6 +12,7 @@
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -45,11 +46,12 @@ void syr2k_lower_parallel(T alpha, MatrixView<const T> a, MatrixView<const T> b,
   ++exec.stats.sections;
   const std::uint64_t start_ns = team::monotonic_ns();
   const std::size_t units = kRangesPerParticipant * width;
-  exec.team->run_claimed(width, units, [&](team::Section&, std::size_t unit) {
-    const index_t c0 = balanced_split(n, unit, units, 16);
-    const index_t c1 = balanced_split(n, unit + 1, units, 16);
-    if (c1 > c0) syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
-  });
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t unit) {
+                              const index_t c0 = balanced_split(n, unit, units, 16);
+                              const index_t c1 = balanced_split(n, unit + 1, units, 16);
+                              if (c1 > c0) syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
+                            });
   record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
 }
 

@@ -11,6 +11,7 @@
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -41,11 +42,12 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
   // Column ranges of equal triangle area, a few per participant and claimed, so that a late
   // participant's ranges are taken by the others.
   const std::size_t units = kRangesPerParticipant * width;
-  exec.team->run_claimed(width, units, [&](team::Section&, std::size_t unit) {
-    const index_t c0 = balanced_split(n, unit, units, 16);
-    const index_t c1 = balanced_split(n, unit + 1, units, 16);
-    if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
-  });
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t unit) {
+                              const index_t c0 = balanced_split(n, unit, units, 16);
+                              const index_t c1 = balanced_split(n, unit + 1, units, 16);
+                              if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
+                            });
   record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
   return width;
 }

@@ -22,6 +22,7 @@
 #include "small_blocks.hpp"
 #include "syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::chol_detail {
 namespace {
@@ -120,16 +121,15 @@ void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alp
   const index_t nr = ks.fns.nr;
   const index_t kc = ks.blocking.kc;
   if ((r.lower ? r.hi : n) <= r.lo || k <= 0) return;
-  Workspace& ws = thread_local_workspace();
-  // Sized for the whole triangle, not this column range: the ranges of a claimed section land
-  // on any participant, and a buffer sized per range would grow whenever a wider range first
-  // lands on a thread (calls after the first must allocate nothing).
+  const detail::RankBuffers buffers = detail::unit_buffers();
+  // Sized for the whole triangle, not this column range: a rank's buffers then grow only in
+  // the first call of a shape, whichever ranges it takes (unit_workspace.hpp).
   const auto b_elems = static_cast<std::size_t>(std::min(k, kc) *
                                                 ((std::min(ks.blocking.nc, n) + nr - 1) / nr * nr));
   const auto a_elems =
       static_cast<std::size_t>((ks.blocking.mc + mr - 1) / mr * mr * std::min(k, kc));
-  T* bp = ws.try_buffer_of<T>(0, Workspace::Slot::pack_b, b_elems);
-  T* ap = ws.try_buffer_of<T>(0, Workspace::Slot::pack_a, a_elems);
+  T* bp = buffers.ws->try_buffer_of<T>(buffers.rank, Workspace::Slot::pack_b, b_elems);
+  T* ap = buffers.ws->try_buffer_of<T>(buffers.rank, Workspace::Slot::pack_a, a_elems);
   if (bp == nullptr || ap == nullptr) {
     update_on_stack(ks, r, n, k, alpha, a, beta, c, ldc, (a_elems + b_elems) * sizeof(T));
     return;

@@ -19,6 +19,7 @@
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "trmm_internal.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::chol_detail {
 
@@ -48,11 +49,12 @@ PanelBuffers<T> panel_buffers(const detail::KernelSet<T>& ks, index_t rows, inde
   const index_t a_elems =
       std::min(round_up(rows, mr) * p.kc, round_up(ks.blocking.mc, mr) * ks.blocking.kc);
   const index_t b_elems = p.kc * std::max(p.nc, round_up(p.kc, nr));
-  Workspace& ws = thread_local_workspace();
-  p.ap = ws.try_buffer_of<T>(0, Workspace::Slot::pack_a, static_cast<std::size_t>(a_elems));
-  p.bp = p.ap == nullptr
-             ? nullptr
-             : ws.try_buffer_of<T>(0, Workspace::Slot::pack_b, static_cast<std::size_t>(b_elems));
+  const detail::RankBuffers buffers = detail::unit_buffers();
+  p.ap = buffers.ws->try_buffer_of<T>(buffers.rank, Workspace::Slot::pack_a,
+                                      static_cast<std::size_t>(a_elems));
+  p.bp = p.ap == nullptr ? nullptr
+                         : buffers.ws->try_buffer_of<T>(buffers.rank, Workspace::Slot::pack_b,
+                                                        static_cast<std::size_t>(b_elems));
   if (p.bp == nullptr) {
     team::note_shortfall(team::Shortfall::memory,
                          static_cast<std::size_t>(a_elems + b_elems) * sizeof(T));

@@ -16,6 +16,7 @@
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "trmm_internal.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg::chol_detail {
 namespace {
@@ -145,7 +146,8 @@ TrmmLeafBuffers<T> trmm_workspace_buffers() {
   // may grow the packing slots, but never move these buffers.
   const std::size_t a_elems = packed_a_elems<T>(kTrmmLeaf);
   const std::size_t elems = a_elems + packed_b_elems(kTrmmLeaf);
-  T* buffer = thread_local_workspace().try_buffer_of<T>(0, Workspace::Slot::scratch, elems);
+  const detail::RankBuffers buffers = detail::unit_buffers();
+  T* buffer = buffers.ws->try_buffer_of<T>(buffers.rank, Workspace::Slot::scratch, elems);
   if (buffer == nullptr) {
     team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));
     return {};

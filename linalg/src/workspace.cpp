@@ -2,9 +2,12 @@
 // workspace.cpp: growing, page-aligned buffers (see workspace.hpp).
 #include "teamla/linalg/workspace.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <utility>
+
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg {
 
@@ -32,11 +35,11 @@ void Workspace::grow(Block& block, std::size_t bytes) {
     return;
   }
   // Grow by at least 1.5x so a slowly increasing shape sequence reallocates O(log) times.
-  std::size_t want = block.bytes + block.bytes / 2;
-  if (want < bytes) {
-    want = bytes;
-  }
-  want = (want + kAlignment - 1) / kAlignment * kAlignment;
+  replace(block, std::max(bytes, block.bytes + block.bytes / 2));
+}
+
+void Workspace::replace(Block& block, std::size_t bytes) {
+  const std::size_t want = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void* fresh = std::aligned_alloc(kAlignment, want);
   if (fresh == nullptr) {
     throw std::bad_alloc();
@@ -96,6 +99,28 @@ void* Workspace::try_shared_buffer(std::size_t bytes) noexcept {
   }
 }
 
+bool Workspace::try_equalize(std::size_t width) noexcept {
+  const std::size_t ranks = std::min(width, per_rank_.size() / kSlots);
+  try {
+    for (std::size_t slot = 0; slot < kSlots; ++slot) {
+      std::size_t largest = 0;
+      for (std::size_t rank = 0; rank < ranks; ++rank) {
+        largest = std::max(largest, per_rank_[rank * kSlots + slot].bytes);
+      }
+      if (largest == 0) continue;
+      // To the largest exactly, not grow()'s 1.5x: the ranks then stay equal, where growing
+      // one past the others would start them leapfrogging at every section.
+      for (std::size_t rank = 0; rank < ranks; ++rank) {
+        Block& block = per_rank_[rank * kSlots + slot];
+        if (block.bytes < largest) replace(block, largest);
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
+}
+
 std::size_t Workspace::reserved_bytes() const {
   std::size_t total = shared_.bytes;
   for (const Block& block : per_rank_) {
@@ -115,5 +140,21 @@ Workspace& thread_local_workspace() {
   thread_local Workspace workspace;
   return workspace;
 }
+
+namespace detail {
+namespace {
+thread_local RankBuffers t_unit;  // the running unit's, or none
+}  // namespace
+
+RankBuffers running_unit() noexcept { return t_unit; }
+
+RankBuffers unit_buffers() noexcept {
+  return t_unit.ws != nullptr ? t_unit : RankBuffers{&thread_local_workspace(), 0};
+}
+
+UnitScope::UnitScope(RankBuffers buffers) noexcept : saved_(t_unit) { t_unit = buffers; }
+
+UnitScope::~UnitScope() { t_unit = saved_; }
+}  // namespace detail
 
 }  // namespace teamla::linalg

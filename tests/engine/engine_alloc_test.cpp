@@ -2,28 +2,38 @@
 // engine_alloc_test.cpp: calls that allocate nothing once warmed up.
 //
 // Contract covered: the allocation guarantee. In held and serial mode, once calls of a given
-// shape have run at each width the cost model may choose for it (and each rank has been
-// handed its largest part of the work), later calls of that shape (every routine) allocate
-// nothing, on any thread of the process (the engine's workers included). per_call mode does
-// allocate (a pool per call), and the test checks that too, which also proves the counter sees
-// allocations.
+// shape have run at each width the cost model may choose for it, later calls of that shape
+// (every routine) allocate nothing, on any thread of the process (the engine's workers
+// included), whichever participant claims which unit: a worker that took no unit during the
+// warm-up (late, or held) allocates nothing when it later does. per_call mode does allocate (a
+// pool per call), and the test checks that too, which also proves the counter sees
+// allocations. Widths come from the cost model's table here (observation off): a width the
+// observed load picks for the first time after the warm-up is not steady state.
 //
 // Every allocation is counted by interposing the C allocator (malloc, calloc, realloc,
 // posix_memalign, aligned_alloc, memalign), which operator new also goes through. The
 // sanitizers interpose the same functions, so this test is not built under asan/tsan.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
+#include <thread>
 #include <vector>
+
+#include "../../linalg/src/width_internal.hpp"
 
 #include "engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
 
 namespace {
 std::atomic<bool> g_counting{false};
@@ -144,6 +154,15 @@ struct Operands {
   }
 };
 
+// TableWidths: widths from the cost model alone while it lives, so that a warm-up meets every
+// width the calls after it take.
+struct TableWidths {
+  TableWidths() { linalg::detail::set_section_observation(false); }
+  ~TableWidths() { linalg::detail::set_section_observation(true); }
+  TableWidths(const TableWidths&) = delete;
+  TableWidths& operator=(const TableWidths&) = delete;
+};
+
 std::uint64_t allocations_during(const auto& body) {
   g_allocations.store(0);
   g_counting.store(true);
@@ -159,6 +178,7 @@ TEST(EngineAllocations, TheCounterSeesAllocations) {
 class SteadyState : public ::testing::TestWithParam<Mode> {};
 
 TEST_P(SteadyState, CallsAfterTheFirstAllocateNothing) {
+  const TableWidths table;
   CpuEngine engine(EngineConfig{.threads = 2, .mode = GetParam()});
   Operands operands;
   // Warm-up: every routine at every width the cost model may pick (here 1 and 2), then rounds
@@ -181,6 +201,55 @@ INSTANTIATE_TEST_SUITE_P(HeldAndSerial, SteadyState, ::testing::Values(Mode::hel
                          [](const auto& mode_case) {
                            return std::string(to_string(mode_case.param));
                          });
+
+// A worker held in its start hook through the warm-up takes no unit of it (the leader claims
+// them all); let go, it takes units of the same calls and allocates nothing, because units
+// pack into the leader's workspace by rank and the ranks' slots are evened out after each
+// section. Fails where a unit packs into its own thread's workspace, or without the evening
+// out.
+TEST(ClaimedUnits, AWorkerThatMissedTheWarmUpAllocatesNothingLater) {
+  const TableWidths table;
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
+  auto pool = team::Pool::builder()
+                  .threads(2)
+                  .on_start([released](std::size_t worker) {
+                    if (worker == 0) released.wait();
+                  })
+                  .build();
+  team::Team team = pool->acquire(2);
+  linalg::Workspace workspace;
+  linalg::Exec exec;
+  exec.team = &team;
+  exec.workspace = &workspace;
+  Operands operands;
+  std::size_t sections = 0;
+  const auto run_wide_routines = [&] {
+    linalg::syrk(Uplo::lower, Op::none, 1.0, operands.a.cview(), 0.0, operands.c.view(), exec);
+    sections += exec.stats.sections;
+    linalg::trsm(Side::left, Uplo::lower, Op::none, Diag::non_unit, 1.0, operands.spd.cview(),
+                 operands.b.view(), exec);
+    sections += exec.stats.sections;
+    std::copy(operands.spd.storage.begin(), operands.spd.storage.end(),
+              operands.factor.storage.begin());
+    ASSERT_EQ(linalg::potrf(Uplo::lower, operands.factor.view(), exec), 0);
+    sections += exec.stats.sections;
+  };
+  run_wide_routines();
+  run_wide_routines();
+  ASSERT_GE(sections, 3u) << "the routines ran inline: nothing to show";
+  EXPECT_GE(pool->counters().members_left_out, 1u) << "the held worker was not left out";
+  release.set_value();
+  // The worker takes its stale jobs and finds them over before the counted window.
+  for (int i = 0; i < 2000 && pool->counters().idle_arrivals == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const std::uint64_t allocations = allocations_during([&] {
+    for (int round = 0; round < 10; ++round) run_wide_routines();
+  });
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_GT(pool->counters().sections, 0u);
+}
 
 TEST(EngineAllocations, PerCallModeAllocatesAPoolPerCall) {
   CpuEngine engine(EngineConfig{.threads = 2, .mode = Mode::per_call});

@@ -681,6 +681,29 @@ TEST(Gemm, WorkspaceBuffersAreAlignedAndGrow) {
   EXPECT_EQ(ws.reserved_bytes(), 0u);
 }
 
+// Evening out gives every rank the largest size of each slot, and no more: a second pass
+// moves nothing (grown past the others, ranks would leapfrog at every section).
+TEST(Gemm, WorkspaceRanksAreEvenedOutExactly) {
+  Workspace ws;
+  ws.prepare(3);
+  (void)ws.buffer(0, Workspace::Slot::pack_a, 3 * Workspace::kAlignment);
+  (void)ws.buffer(2, Workspace::Slot::pack_a, 5 * Workspace::kAlignment);
+  (void)ws.buffer(1, Workspace::Slot::scratch, Workspace::kAlignment);
+  ASSERT_TRUE(ws.try_equalize(3));
+  EXPECT_EQ(ws.reserved_bytes(), (3 * 5 + 3 * 1) * Workspace::kAlignment);
+  void* const rank0 = ws.buffer(0, Workspace::Slot::pack_a, 5 * Workspace::kAlignment);
+  void* const rank1 = ws.buffer(1, Workspace::Slot::scratch, Workspace::kAlignment);
+  ASSERT_TRUE(ws.try_equalize(3));
+  EXPECT_EQ(ws.reserved_bytes(), (3 * 5 + 3 * 1) * Workspace::kAlignment);
+  EXPECT_EQ(ws.buffer(0, Workspace::Slot::pack_a, 1), rank0);
+  EXPECT_EQ(ws.buffer(1, Workspace::Slot::scratch, 1), rank1);
+  // Ranks past the width are left alone.
+  ws.prepare(4);
+  (void)ws.buffer(3, Workspace::Slot::pack_b, 7 * Workspace::kAlignment);
+  ASSERT_TRUE(ws.try_equalize(3));
+  EXPECT_EQ(ws.reserved_bytes(), (3 * 5 + 3 * 1 + 7) * Workspace::kAlignment);
+}
+
 TEST(Isa, NamesAndOverrides) {
   OverrideGuard guard;
   const std::string_view active = active_isa();

@@ -52,6 +52,12 @@ class Workspace {
   [[nodiscard]] bool try_prepare(std::size_t width) noexcept;
   [[nodiscard]] void* try_buffer(std::size_t rank, Slot slot, std::size_t bytes) noexcept;
   [[nodiscard]] void* try_shared_buffer(std::size_t bytes) noexcept;
+  // try_equalize() grows each slot of ranks 0..width-1 to the largest that slot is among
+  // them, so that a unit that ran on one rank finds its buffers on any other (the units of a
+  // claimed section land on whichever participant claims them). Leader only, outside
+  // sections, and only while no caller holds a per-rank buffer: a grown slot moves. False
+  // where memory ran out (the slots grown so far stay grown).
+  [[nodiscard]] bool try_equalize(std::size_t width) noexcept;
   // reserved_bytes() is the memory currently held by all buffers.
   [[nodiscard]] std::size_t reserved_bytes() const;
   // release() frees every buffer (the next call allocates again).
@@ -73,6 +79,7 @@ class Workspace {
     std::size_t bytes = 0;
   };
   static void grow(Block& block, std::size_t bytes);
+  static void replace(Block& block, std::size_t bytes);  // a fresh block of `bytes`
   static void free_block(Block& block);
 
   std::vector<Block> per_rank_;  // kSlots entries per rank
