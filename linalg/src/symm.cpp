@@ -2,12 +2,12 @@
 // symm.cpp: symmetric matrix times a general one, as one gemm.
 //
 // Every case is reduced to "left side, lower triangle" by view identities: an upper triangle
-// is the lower triangle of A.transposed(), and C = B*A is C^T = A*B^T with A symmetric. Past
-// the ISA's small_n, with a column-major C, gemm reads S straight from its stored triangle
+// is the lower triangle of A.transposed(), and C = B*A is C^T = A*B^T with A symmetric. From
+// the ISA's small_n on, with a column-major C, gemm reads S straight from its stored triangle
 // (detail::Strided::lower_symmetric: its A packing fills each micro-panel from the triangle).
-// Otherwise the triangle is expanded into a full m x m copy in the workspace (its scratch slot,
-// which gemm does not use; on the team from kWideExpandOrder) and the product is one gemm on
-// that: the copy is O(m^2) against the product's O(m^2 n), and gemm's packing, blocking and
+// Otherwise the triangle is expanded into a full m x m copy in the workspace (its shared
+// buffer, which gemm does not use; on the team from kWideExpandOrder) and the product is one gemm
+// on that: the copy is O(m^2) against the product's O(m^2 n), and gemm's packing, blocking and
 // claimed work apply unchanged. When the workspace cannot grow, the product runs by block
 // columns of A instead, each a gemm reading the stored triangle in place (and transposed),
 // with the diagonal block expanded on the stack. docs/level3.md has the measurements.
@@ -164,12 +164,14 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
     b = b.transposed();
     c = c.transposed();
   }
-  // Past the ISA's small_n, where gemm would pack a dense S anyway, and with a column-major C,
-  // gemm packs S straight from its stored triangle and no copy is made: at 512 the copy and
-  // its section took 8-10 % of a 2-thread dsymm_ (docs/level3.md). Up to small_n the dense S
-  // takes gemm's in-place paths (at 256 on AVX-512 they ran 2-thread dsymm_ 14 % faster than
-  // the packed triangle), and the copy is a few microseconds.
-  if (order > detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
+  // From the ISA's small_n on, with a column-major C, gemm packs S straight from its stored
+  // triangle and no copy is made: at 512 the copy and its section took 8-10 % of a 2-thread
+  // dsymm_; at small_n itself (256 on AVX-512), where the dense copy's in-place paths had run
+  // 2-thread dsymm_ 14 % faster on a Zen 5 VM, the packed triangle, one section where the
+  // copy needs two, ran 2-thread dsymm_ 1.13-1.24x and ssymm_ 0.85-1.20x (3 of 4 runs over
+  // 1.1) on an Intel VM with foreign load, and level at 1 thread (docs/level3.md). Below it
+  // the copy is a few microseconds.
+  if (order >= detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
     const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
     detail::gemm_strided(c.rows, c.cols, order, alpha, s, detail::strided_op(b, Op::none), beta,
                          c.data, c.ld, exec);
