@@ -10,6 +10,7 @@
 // mutable state is the bench/test hooks below (block size, lookahead), set between calls.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -86,6 +87,15 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
 template <class T>
 std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
                                 Exec& exec);
+
+// slice_edge(): the first column of slice `u` of `slices` over n right-hand sides (trsm's and
+// trmm's claimed slices): on multiples of 16 columns, one AVX-512 vector of floats, so that
+// no two slices share a cache line of a B whose rows are contiguous; n for u == slices.
+inline index_t slice_edge(index_t n, std::size_t u, std::size_t slices) {
+  if (u >= slices) return n;
+  return std::min<index_t>(
+      n, (n * static_cast<index_t>(u) / static_cast<index_t>(slices) + 15) / 16 * 16);
+}
 
 // balanced_split(): the column where participant `part` of `parts` starts, so that each
 // gets an equal share of the lower triangle of an n x n matrix (area of columns [c0, c1)).

@@ -111,18 +111,15 @@ void trmm_left_parallel(bool lower, bool unit, T alpha, MatrixView<const T> a, M
   const std::uint64_t start_ns = team::monotonic_ns();
   // Slices on multiples of 16 columns (no false sharing when B's rows are contiguous), claimed
   // so that a late participant's slices are taken by the others.
-  detail::run_claimed_units(
-      *exec.team, width, units, *detail::exec_buffers(exec).ws,
-      [&](team::Section&, std::size_t slice) {
-        const auto edge = [&](std::size_t u) {
-          if (u >= units) return n;
-          return std::min<index_t>(
-              n, (n * static_cast<index_t>(u) / static_cast<index_t>(units) + 15) / 16 * 16);
-        };
-        const index_t c0 = edge(slice);
-        const index_t c1 = edge(slice + 1);
-        if (c1 > c0) trmm_left_serial(lower, unit, alpha, a, b.block(0, c0, b.rows, c1 - c0));
-      });
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t slice) {
+                              const index_t c0 = slice_edge(n, slice, units);
+                              const index_t c1 = slice_edge(n, slice + 1, units);
+                              if (c1 > c0) {
+                                trmm_left_serial(lower, unit, alpha, a,
+                                                 b.block(0, c0, b.rows, c1 - c0));
+                              }
+                            });
   record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
 }
 

@@ -115,18 +115,14 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
   // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
   // cache lines between the slices when B's rows are contiguous. Claimed, so that a late
   // participant's slice is taken by the others.
-  detail::run_claimed_units(
-      *exec.team, width, units, *detail::exec_buffers(exec).ws,
-      [&](team::Section&, std::size_t slice) {
-        const auto edge = [&](std::size_t u) {
-          if (u >= units) return n;
-          return std::min<index_t>(
-              n, (n * static_cast<index_t>(u) / static_cast<index_t>(units) + 15) / 16 * 16);
-        };
-        const index_t c0 = edge(slice);
-        const index_t c1 = edge(slice + 1);
-        if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
-      });
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t slice) {
+                              const index_t c0 = slice_edge(n, slice, units);
+                              const index_t c1 = slice_edge(n, slice + 1, units);
+                              if (c1 > c0) {
+                                trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
+                              }
+                            });
   record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
   return width;
 }

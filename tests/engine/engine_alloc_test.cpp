@@ -30,6 +30,7 @@
 
 #include "engine_impl.hpp"
 #include "engine_test_util.hpp"
+#include "team/held_worker.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
@@ -211,12 +212,8 @@ TEST(ClaimedUnits, AWorkerThatMissedTheWarmUpAllocatesNothingLater) {
   const TableWidths table;
   std::promise<void> release;
   const std::shared_future<void> released = release.get_future().share();
-  auto pool = team::Pool::builder()
-                  .threads(2)
-                  .on_start([released](std::size_t worker) {
-                    if (worker == 0) released.wait();
-                  })
-                  .build();
+  team::PoolBuilder builder = team::Pool::builder();
+  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
   team::Team team = pool->acquire(2);
   linalg::Workspace workspace;
   linalg::Exec exec;

@@ -16,6 +16,7 @@
 #include "../../linalg/src/isa_dispatch.hpp"
 #include "../../linalg/src/width_internal.hpp"
 #include "linalg/naive.hpp"
+#include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/linalg/workspace.hpp"
@@ -90,12 +91,8 @@ TEST(SectionCost, AFailedMeasurementIsRetriedAndTheSmallCallPathDoesNotKeepIt) {
   detail::set_section_observation(true);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  auto pool = team::Pool::builder()
-                  .threads(2)
-                  .on_start([released](std::size_t worker) {
-                    if (worker == 0) released.wait();
-                  })
-                  .build();
+  team::PoolBuilder builder = team::Pool::builder();
+  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
   team::Team team = pool->acquire(2);
   Exec exec;
   exec.team = &team;

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "held_worker.hpp"
 #include "teamla/team/team_all.hpp"
 
 namespace teamla::team {
@@ -31,12 +32,8 @@ class ClaimedTest : public ::testing::TestWithParam<Param> {
   // A pool whose worker 0 (rank 1 of a full team) waits in its on-start hook, before it
   // serves anything, until `released` is ready.
   std::unique_ptr<Pool> pool_holding_worker0(const std::shared_future<void>& released) const {
-    return Pool::builder()
-        .threads(width())
-        .policy(policy())
-        .on_start([released](std::size_t worker) {
-          if (worker == 0) released.wait();
-        })
+    PoolBuilder builder = Pool::builder();
+    return teamla::testing::hold_worker0(builder.threads(width()).policy(policy()), released)
         .build();
   }
 };
