@@ -119,7 +119,7 @@ inline std::size_t batch_units(std::size_t count, std::size_t width, double seri
 // computes items [begin, end) on the calling participant.
 template <class T, class RunRange>
 void run_region(std::size_t count, double flops, Exec& exec, const RunRange& run_range) {
-  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  Workspace& ws = *detail::exec_buffers(exec).ws;
   RegionPlan plan;
   if (exec.team != nullptr && flops > 0) {
     plan = plan_region(RegionKind::gemm_batch, sizeof(T), flops, exec);

@@ -81,8 +81,9 @@ void check_strides(index_t stride_a, index_t stride_b, const MatrixView<T>& c, i
   }
 }
 
-template <class T>
-const T* moved(const T* data, index_t stride, std::size_t index) {
+// moved(): item `index`'s matrix of a strided batch (null stays null: an unused operand).
+template <class Pointer>
+Pointer moved(Pointer data, index_t stride, std::size_t index) {
   return data == nullptr ? data : data + stride * static_cast<index_t>(index);
 }
 
@@ -116,7 +117,7 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
     GemmItem<T> it = first;
     it.a.data = moved(a.data, stride_a, i);
     it.b.data = moved(b.data, stride_b, i);
-    it.c.data = c.data == nullptr ? c.data : c.data + stride_c * static_cast<index_t>(i);
+    it.c.data = moved(c.data, stride_c, i);
     return it;
   };
   const auto n = static_cast<std::size_t>(count);

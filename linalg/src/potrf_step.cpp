@@ -219,7 +219,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
   const index_t rs = panel.row_stride();
   const index_t cs = panel.col_stride();
 
-  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  Workspace& ws = *detail::exec_buffers(exec).ws;
   const StepBuffers<T> buffers = step_buffers<T>(ws, n, kb, m2, mr, nr);
   if (buffers.tri == nullptr) {
     // No memory for the packed panels: the step's inline form, which packs on the stack when

@@ -19,6 +19,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -177,7 +178,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
                          c.data, c.ld, exec);
     return;
   }
-  Workspace& ws = exec.workspace != nullptr ? *exec.workspace : thread_local_workspace();
+  Workspace& ws = *detail::exec_buffers(exec).ws;
   const auto elems = static_cast<std::size_t>(order * order);
   // The shared buffer, not a rank's slot: the gemm below runs sections, after which the
   // ranks' slots are evened out and may move (unit_workspace.hpp).
