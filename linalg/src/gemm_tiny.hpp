@@ -47,12 +47,26 @@ template <class T, class KernelSetFn>
     return true;
   }
   // A as it lies, past the scalar loop's volume (so m, n, k > 0), one block of the in-place
-  // path: the in-place kernel.
+  // path: the in-place kernel, or for one row of tiles the tiles themselves (isa_dispatch.hpp,
+  // one_tile_b_cols), but where the kernel runs one vector's rows against B's rows 2 NR
+  // columns at a time.
   const KernelSet<T>& ks = kernel_set();
   if (op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n && n <= ks.blocking.small_n &&
       m <= ks.blocking.mc && k <= ks.blocking.kc && m * n * k > kScalarVolume) {
-    const MicroKernelInPlace<T> kernel =
-        op_b == Op::none ? ks.fns.in_place_b_cols : ks.fns.in_place_b_rows;
+    const bool b_cols = op_b == Op::none;
+    const MicroTileInPlace<T>* tiles = b_cols ? ks.fns.one_tile_b_cols : ks.fns.one_tile_b_rows;
+    const index_t nr = ks.fns.nr;
+    if (tiles != nullptr && m <= ks.fns.mr && (n <= nr || b_cols || m > ks.fns.row_step)) {
+      const MicroTileInPlace<T>* row = tiles + (m - 1) * nr;
+      const index_t b_step = b_cols ? ldb : 1;  // from one column of op(B) to the next
+      index_t j = 0;
+      for (; j + nr < n; j += nr) {
+        row[nr - 1](m, k, a, lda, b + j * b_step, ldb, c + j * ldc, ldc, alpha, beta);
+      }
+      row[n - j - 1](m, k, a, lda, b + j * b_step, ldb, c + j * ldc, ldc, alpha, beta);
+      return true;
+    }
+    const MicroKernelInPlace<T> kernel = b_cols ? ks.fns.in_place_b_cols : ks.fns.in_place_b_rows;
     kernel(m, n, k, a, lda, b, ldb, c, ldc, alpha, beta);
     return true;
   }

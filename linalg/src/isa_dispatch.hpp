@@ -36,6 +36,12 @@ template <class T>
 using MicroKernelInPlace = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t lda,
                                     const T* b, index_t ldb, T* c, index_t ldc, T alpha, T beta);
 
+// MicroTileInPlace: one tile of the no-packing kernel: MicroKernelInPlace for m no more than
+// the tile's rows and n equal to its columns (the tile's own; not an argument).
+template <class T>
+using MicroTileInPlace = void (*)(index_t m, index_t kc, const T* a, index_t lda, const T* b,
+                                  index_t ldb, T* c, index_t ldc, T alpha, T beta);
+
 // MicroKernelDot: C[0:m, 0:n] = alpha * op(A) * B + beta * C for any m, n, k, with the rows of
 // op(A) contiguous (row i at a + i*lda: A^T of a k x m column-major A) and B column-major
 // (column j at b + j*ldb), as dot products along k (kernels/ukernel_dot.hpp). beta == 0: C is
@@ -74,7 +80,12 @@ struct KernelFns {
   MicroKernel<T> packed_strip = nullptr;            // A and B packed, a strip of any m rows
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
-  MicroKernelDot<T> dot = nullptr;                  // A^T and B in place, dot products on k
+  // one_tile_b_cols/_rows: the tile that in_place_b_cols/_rows runs for a product of one tile
+  // (m <= mr, n <= nr), at entry (m - 1) * nr + n - 1: one indirect call where the in-place
+  // kernel passes through two more levels (nullptr where a kernel file has no tiles).
+  const MicroTileInPlace<T>* one_tile_b_cols = nullptr;
+  const MicroTileInPlace<T>* one_tile_b_rows = nullptr;
+  MicroKernelDot<T> dot = nullptr;  // A^T and B in place, dot products on k
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
   CopyTransposed<T> copy_transposed = nullptr;

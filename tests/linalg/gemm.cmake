@@ -4,6 +4,10 @@ teamla_add_gtest(gemm_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_test.cpp
   LIBS teamla::linalg
   LABELS kernels)
+teamla_add_gtest(gemm_tiles_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tiles_test.cpp
+  LIBS teamla::linalg
+  LABELS kernels)
 teamla_add_gtest(gemm_parallel_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_parallel_test.cpp
   LIBS teamla::linalg

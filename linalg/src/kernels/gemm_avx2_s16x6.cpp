@@ -54,6 +54,8 @@ KernelFns<float> avx2_kernels_s16x6() {
   fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
+  fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
+  fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
   fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a;
   fns.pack_b = &pack_b_panels<Ops, float, kNr>;
