@@ -2,7 +2,8 @@
 // level3_calls.cpp: dsymm_/dtrmm_/dsyr2k_ (and dgemm_ for scale) and their single-precision
 // twins (ssymm_/strmm_/ssyr2k_/sgemm_) through BLAS libraries, on Google Benchmark.
 //
-//   level3_calls --library [NAME[@THREADS]=]PATH [--library ...] [--pairs N] [--benchmark_* ...]
+//   level3_calls --library [NAME[@THREADS]=]PATH [--library ...] [--pairs N] [--sizes N,N,...]
+//                [--benchmark_* ...]
 //
 // Each library is dlopen'ed (RTLD_LOCAL) and its Fortran routines called as an application calls
 // them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS), or @THREADS, sets the
@@ -22,11 +23,11 @@
 // A library's pool spins a while after its last call (OpenBLAS's workers about 2^28 TSC ticks,
 // ~0.1 s; teamla's its spin budget, docs/waits.md) and would take CPU time from the other's run:
 // a run that follows another library's first sleeps kSettle, untimed, so both pools are asleep.
-// Square shapes n = 256, 512, 1024, column-major with ld = n: symm C = A*B + C (side L, uplo L),
-// trmm B = A*B (L, L, N, N) and B = B*A (R, L, N, N; B restored from a copy outside the timed
-// region, so that repeated products neither overflow nor underflow), syr2k C = A*B^T + B*A^T + C
-// (uplo L, trans N). The "flops" counter is the routine's useful rate: 2n^3 (symm, syr2k, gemm) or
-// n^3 (trmm).
+// Square shapes n = 256, 512, 1024 (--sizes replaces the list), column-major with ld = n: symm C =
+// A*B + C (side L, uplo L), trmm B = A*B (L, L, N, N) and B = B*A (R, L, N, N; B restored from a
+// copy outside the timed region, so that repeated products neither overflow nor underflow), syr2k C
+// = A*B^T + B*A^T + C (uplo L, trans N). The "flops" counter is the routine's useful rate: 2n^3
+// (symm, syr2k, gemm) or n^3 (trmm).
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
@@ -160,7 +161,7 @@ constexpr std::array<Routine, 10> kRoutines{{
     {"ssyr2k_", "ssyr2k_", syr2k_case<float>},
     {"sgemm_", "sgemm_", gemm_case<float>},
 }};
-constexpr std::array<int, 3> kSizes{256, 512, 1024};
+std::vector<int> g_sizes{256, 512, 1024};  // --sizes
 
 // kSettle: over OpenBLAS's spin before its workers sleep (2^28 ticks at >= 1.5 GHz: 0.18 s).
 constexpr auto kSettle = std::chrono::milliseconds(300);
@@ -232,7 +233,7 @@ void register_single(const Library& library, const std::string& label) {
       std::fprintf(stderr, "level3_calls: the library has no %s\n", routine.symbol);
       continue;
     }
-    for (int n : kSizes) {
+    for (int n : g_sizes) {
       const std::string name = label + routine.row + "/" + std::to_string(n);
       benchmark::RegisterBenchmark(
           name.c_str(), [library, make = routine.make(symbol, n)](
@@ -251,7 +252,7 @@ void register_pairs(const std::array<Library, 2>& libraries, int pairs) {
       std::fprintf(stderr, "level3_calls: a library has no %s\n", routine.symbol);
       continue;
     }
-    for (int n : kSizes) {
+    for (int n : g_sizes) {
       const std::string name =
           libraries[0].name + ":" + libraries[1].name + "/" + routine.row + "/" + std::to_string(n);
       const std::array<CaseMaker, 2> make{routine.make(symbols[0], n), routine.make(symbols[1], n)};
@@ -265,10 +266,25 @@ void register_pairs(const std::array<Library, 2>& libraries, int pairs) {
   }
 }
 
+// parse_sizes(): "N,N,..." into g_sizes, each at least 1; false on anything else.
+bool parse_sizes(const char* text) {
+  std::vector<int> sizes;
+  for (const char* p = text; *p != '\0';) {
+    char* end = nullptr;
+    const long n = std::strtol(p, &end, 10);
+    if (end == p || n < 1 || n > 1 << 16 || (*end != ',' && *end != '\0')) return false;
+    sizes.push_back(static_cast<int>(n));
+    p = *end == ',' ? end + 1 : end;
+  }
+  if (sizes.empty()) return false;
+  g_sizes = sizes;
+  return true;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: level3_calls --library [NAME[@THREADS]=]PATH [--library ...] "
-               "[--pairs N] [--benchmark_* options]\n");
+               "[--pairs N] [--sizes N,N,...] [--benchmark_* options]\n");
   return 2;
 }
 
@@ -286,6 +302,8 @@ int main(int argc, char** argv) {
     } else if (arg.is("--pairs") && arg.has_value()) {
       pairs = std::atoi(arg.value());
       if (pairs < 1) return usage();
+    } else if (arg.is("--sizes") && arg.has_value()) {
+      if (!parse_sizes(arg.value())) return usage();
     } else {
       return usage();
     }
