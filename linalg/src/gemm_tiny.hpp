@@ -47,19 +47,25 @@ template <class T, class KernelSetFn>
     return true;
   }
   // A as it lies, past the scalar loop's volume (so m, n, k > 0), one block of the in-place
-  // path: the in-place kernel, or for one row of tiles the tiles themselves (isa_dispatch.hpp,
-  // one_tile_b_cols), but where the kernel runs one vector's rows against B's rows 2 NR
-  // columns at a time.
+  // path: for one row of tiles (m <= MR) the tiles themselves (isa_dispatch.hpp,
+  // one_tile_b_cols), the ones the in-place kernel would run; else the in-place kernel.
   const KernelSet<T>& ks = kernel_set();
   if (op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n && n <= ks.blocking.small_n &&
       m <= ks.blocking.mc && k <= ks.blocking.kc && m * n * k > kScalarVolume) {
     const bool b_cols = op_b == Op::none;
     const MicroTileInPlace<T>* tiles = b_cols ? ks.fns.one_tile_b_cols : ks.fns.one_tile_b_rows;
-    const index_t nr = ks.fns.nr;
-    if (tiles != nullptr && m <= ks.fns.mr && (n <= nr || b_cols || m > ks.fns.row_step)) {
-      const MicroTileInPlace<T>* row = tiles + (m - 1) * nr;
+    if (tiles != nullptr && m <= ks.fns.mr) {
+      const index_t nr = ks.fns.nr;
       const index_t b_step = b_cols ? ldb : 1;  // from one column of op(B) to the next
       index_t j = 0;
+      // One vector's rows against B's rows: 2 NR columns a tile, as in the in-place kernel.
+      if (!b_cols && m <= ks.fns.row_step) {
+        for (; j + 2 * nr <= n; j += 2 * nr) {
+          ks.fns.wide_tile_b_rows(m, k, a, lda, b + j, ldb, c + j * ldc, ldc, alpha, beta);
+        }
+        if (j == n) return true;
+      }
+      const MicroTileInPlace<T>* row = tiles + (m - 1) * nr;
       for (; j + nr < n; j += nr) {
         row[nr - 1](m, k, a, lda, b + j * b_step, ldb, c + j * ldc, ldc, alpha, beta);
       }

@@ -85,6 +85,9 @@ struct KernelFns {
   // kernel passes through two more levels (nullptr where a kernel file has no tiles).
   const MicroTileInPlace<T>* one_tile_b_cols = nullptr;
   const MicroTileInPlace<T>* one_tile_b_rows = nullptr;
+  // wide_tile_b_rows: in_place_b_rows's tile for one vector's rows (m <= row_step): 2 nr
+  // columns of B's rows (set wherever the one-tile tables are).
+  MicroTileInPlace<T> wide_tile_b_rows = nullptr;
   MicroKernelDot<T> dot = nullptr;  // A^T and B in place, dot products on k
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// gemm_tiles_test.cpp: the tiny path's direct tiles (isa_dispatch.hpp, one_tile_b_cols and
-// one_tile_b_rows): every entry of each SIMD kernel set's table computes its m x n tile, and
-// gemm_tiny_col_major(), which calls them a row of tiles at a time, matches the naive product
-// for every m up to MR and n up to three strips, with padded leading dimensions, on every ISA.
+// gemm_tiles_test.cpp: the tiny path's direct tiles (isa_dispatch.hpp, one_tile_b_cols,
+// one_tile_b_rows, wide_tile_b_rows): every entry of each SIMD kernel set's tables computes its
+// tile, and gemm_tiny_col_major(), which calls them a row of tiles at a time, matches the naive
+// product for every m up to MR and n up to three strips, with padded leading dimensions, on
+// every ISA.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -99,6 +100,14 @@ void every_table_entry() {
     const detail::KernelFns<T>& fns = detail::kernels<T>().fns;
     ASSERT_NE(fns.one_tile_b_cols, nullptr) << fns.name;
     ASSERT_NE(fns.one_tile_b_rows, nullptr) << fns.name;
+    ASSERT_NE(fns.wide_tile_b_rows, nullptr) << fns.name;
+    for (index_t m = 1; m <= fns.row_step; ++m) {  // the 2 NR-column tile of one vector's rows
+      Operands<T> x(m, 2 * fns.nr, 5, true, rng);
+      const std::vector<double> want = x.expected(T(-1), T(2));
+      fns.wide_tile_b_rows(m, 5, x.a.data(), x.lda, x.b.data(), x.ldb, x.c.data(), x.ldc, T(-1),
+                           T(2));
+      expect_near(want, x.c, 5, std::string(fns.name) + " wide tile, m " + std::to_string(m));
+    }
     for (index_t m = 1; m <= fns.mr; ++m) {
       for (index_t n = 1; n <= fns.nr; ++n) {
         for (const bool b_rows : {false, true}) {

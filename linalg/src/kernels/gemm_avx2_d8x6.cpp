@@ -57,6 +57,7 @@ KernelFns<double> avx2_kernels_d8x6() {
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
   fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
+  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
   fns.copy_transposed = &transpose_copy_d;
   fns.pack_a = &pack_a;
   fns.pack_b = &pack_b_panels<Ops, double, kNr>;

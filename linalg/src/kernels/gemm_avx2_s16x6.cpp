@@ -56,6 +56,7 @@ KernelFns<float> avx2_kernels_s16x6() {
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
   fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
+  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
   fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a;
   fns.pack_b = &pack_b_panels<Ops, float, kNr>;

@@ -108,6 +108,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
   fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
+  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a;
