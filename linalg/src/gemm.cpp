@@ -248,6 +248,22 @@ std::size_t work_units(index_t tiles, std::size_t width) {
       1, std::min(static_cast<std::size_t>(tiles), kUnitsPerParticipant * width));
 }
 
+// kInPlaceSplitL2Share: the in-place row split reads all of B (k x n, in place) in every unit;
+// once the units' reads of B pass this share of a core's L2, the packed row split (B packed
+// once per participant into L1-sized panels) runs faster. Intel AVX-512 VM (L2 2 MiB), 2
+// threads, packed / in place, paired (docs/gemm.md, "Parallel split"): dgemm 176-256, 8 units
+// reading 1.9-4 MiB, 0.99-1.24; sgemm 256, 6 units, 1.5 MiB, 0.97-1.26; under it dgemm 96-160
+// 0.91-1.12 and sgemm 176-240 0.87-1.02.
+constexpr double kInPlaceSplitL2Share = 0.75;
+
+// in_place_split_pays(): whether `units` units, each reading k x n of B, stay within that share.
+bool in_place_split_pays(std::size_t units, index_t n, index_t k, std::size_t scalar_bytes) {
+  const auto l2 = static_cast<double>(team::cpu_info().caches.l2);
+  const double b_reads = static_cast<double>(units) * static_cast<double>(n) *
+                         static_cast<double>(k) * static_cast<double>(scalar_bytes);
+  return l2 <= 0 || b_reads < kInPlaceSplitL2Share * l2;
+}
+
 }  // namespace
 
 template <class T>
@@ -522,9 +538,11 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     return per_rank * w / static_cast<double>(tiles);
   };
   const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
-  if (split_rows && in_place_path(ks, a, b, m, n, k)) {
+  const std::size_t in_place_units = work_units(row_tiles, width);
+  if (split_rows && in_place_path(ks, a, b, m, n, k) &&
+      in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows.
-    const std::size_t units = work_units(row_tiles, width);
+    const std::size_t units = in_place_units;
     run_claimed_units(
         on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
