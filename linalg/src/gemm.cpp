@@ -251,9 +251,10 @@ std::size_t work_units(index_t tiles, std::size_t width) {
 // kInPlaceSplitL2Share: the in-place row split reads all of B (k x n, in place) in every unit;
 // once the units' reads of B pass this share of a core's L2, the packed row split (B packed
 // once per participant into L1-sized panels) runs faster. Intel AVX-512 VM (L2 2 MiB), 2
-// threads, packed / in place, paired (docs/gemm.md, "Parallel split"): dgemm 176-256, 8 units
-// reading 1.9-4 MiB, 0.99-1.24; sgemm 256, 6 units, 1.5 MiB, 0.97-1.26; under it dgemm 96-160
-// 0.91-1.12 and sgemm 176-240 0.87-1.02.
+// threads, paired (docs/gemm.md, "Parallel split"): dgemm 176-256 (8 units reading 1.9-4 MiB)
+// 1.21-1.35x the in-place split; in three runs of packing every small product, sgemm 256 (6
+// units, 1.5 MiB) 0.97-1.26x, and under the share dgemm 96-160 0.91-1.12x, sgemm 176-240
+// 0.87-1.05x.
 constexpr double kInPlaceSplitL2Share = 0.75;
 
 // in_place_split_pays(): whether `units` units, each reading k x n of B, stay within that share.

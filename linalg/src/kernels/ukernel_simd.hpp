@@ -6,9 +6,10 @@
 //   V, T, Mask, kLanes, zero(), load(p), load_masked(p, mask), broadcast(p), fmadd(a, b, c),
 //   mul(a, b), set1(x), store(p, v), store_masked(p, v, mask), mask_of(count)
 // and registers simd_kernel_rows<Ops, MR, NR, false> for packed operands and
-// simd_kernel_in_place for the no-packing path (A in place: kUnpackedA). The accumulator tile is
-// MR/kLanes x NR vectors held in registers; per k step it loads MR/kLanes vectors of A and
-// broadcasts NR values of B (one cache line of packed B for NR = 8 doubles).
+// simd_kernel_in_place, with its tiles (kOneTileTable), for the no-packing path (A in place:
+// kUnpackedA). The accumulator tile is MR/kLanes x NR vectors held in registers; per k step it
+// loads MR/kLanes vectors of A and broadcasts NR values of B (one cache line of packed B for
+// NR = 8 doubles).
 #pragma once
 
 #include <array>
