@@ -88,7 +88,8 @@ std::vector<Isa> simd_isas() {
   return isas;
 }
 
-// Every entry (m - 1) * NR + n - 1 of both tables computes C for m rows and n columns.
+// Every entry (m - 1) * NR + n - 1 of both tables computes C for m rows and n columns, and the
+// wide tile for one vector's rows 2 NR columns wide.
 template <class T>
 void every_table_entry() {
   IsaGuard guard;
