@@ -374,6 +374,8 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
 // may not exist) and does no multiply-add for the missing ones, so a 4 x 4 product costs a
 // 4 x 4 tile. The loop over strips is here, not in the caller, so that a small product is one
 // indirect call in all (docs/gemm.md, "Tiny products").
+// tiny_shortcut() (gemm_tiny.hpp) runs the same tiles for m <= MR itself, through
+// kOneTileTable and wide_tile_b_rows: a change to the tiles chosen here belongs there too.
 template <class Ops, int MR, template <class, int> class BForm, int... kColumns>
 void strip_of_width(std::integer_sequence<int, kColumns...> /*widths - 1*/, index_t m, index_t n,
                     index_t kc, const typename Ops::T* a, index_t lda, const typename Ops::T* b,
@@ -417,8 +419,8 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
 // runs for it, at entry (m - 1) * NR + n - 1: the narrowest tile of whole vectors that holds
 // m rows, n columns wide (the same tile, so the same sums). Called straight from the tiny path,
 // it saves the in-place kernel's and the strip's calls, each passing ten arguments and saving
-// six registers: dgemm NT 8 x 8 x 8 took 70 ns through them against 24 ns for a bare tile
-// (docs/gemm.md, "Tiny products").
+// six registers: one-tile products ran 1.06-1.25x faster without them (paired; docs/gemm.md,
+// "Tiny products").
 template <class Ops, int NR, template <class, int> class BForm, int... kEntry>
 constexpr auto one_tile_table(std::integer_sequence<int, kEntry...> /*entries*/) {
   using T = typename Ops::T;
