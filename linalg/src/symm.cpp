@@ -170,7 +170,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   // dsymm_; at small_n itself (256 on AVX-512), where the dense copy's in-place paths had run
   // 2-thread dsymm_ 14 % faster on a Zen 5 VM, the packed triangle, one section where the
   // copy needs two, ran 2-thread dsymm_ 1.13-1.24x and ssymm_ 0.85-1.20x (3 of 4 runs over
-  // 1.1) on an Intel VM with foreign load, and level at 1 thread (docs/level3.md). Below it
+  // 1.1) on an Intel VM at 2-18 % steal, and level at 1 thread (docs/level3.md). Below it
   // the copy is a few microseconds.
   if (order >= detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
     const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
