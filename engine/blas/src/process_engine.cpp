@@ -134,6 +134,14 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.waits.member_parks),
                static_cast<unsigned long long>(counters.waits.preemptions),
                static_cast<unsigned long long>(counters.waits.throttle_activations));
+  std::fprintf(stderr,
+               "teamla_blas: claimed sections: %llu members left out, %llu late joins, "
+               "%llu idle arrivals; %llu stacked waits, %llu cpu moves\n",
+               static_cast<unsigned long long>(counters.waits.members_left_out),
+               static_cast<unsigned long long>(counters.waits.late_joins),
+               static_cast<unsigned long long>(counters.waits.idle_arrivals),
+               static_cast<unsigned long long>(counters.waits.stacked_waits),
+               static_cast<unsigned long long>(counters.waits.cpu_moves));
   if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
     std::fprintf(stderr,
                  "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "
