@@ -86,14 +86,14 @@ teamla_blas_width_test(teamla 3 ${teamla_blas_env} TEAMLA_NUM_THREADS=3 OPENBLAS
                        OMP_NUM_THREADS=1)
 teamla_blas_width_test(openblas 3 ${teamla_blas_env} OPENBLAS_NUM_THREADS=3 OMP_NUM_THREADS=1)
 teamla_blas_width_test(omp 3 ${teamla_blas_env} OMP_NUM_THREADS=3,1)
-# At exit the verbose log carries the engine's counters, the claimed sections' included.
+# At exit the verbose log carries the engine's counters, the members' own included.
 add_test(NAME blas.verbose_exit_counters
          COMMAND ${teamla_blas_env} TEAMLA_NUM_THREADS=2 $<TARGET_FILE:blas_lifecycle_probe>
                  ${teamla_blas_so} call)
 set_tests_properties(blas.verbose_exit_counters PROPERTIES
   LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION
-  "teamla_blas: engine at exit: [0-9]+ calls, [^\r\n]+ member parks, [^\r\n]+[\r\n]+teamla_blas: claimed sections: [0-9]+ members left out, [0-9]+ late joins, [0-9]+ idle arrivals; [0-9]+ stacked waits, [0-9]+ cpu moves")
+  "teamla_blas: engine at exit: [0-9]+ calls, [^\r\n]+ member parks, [^\r\n]+[\r\n]+teamla_blas: members: [0-9]+ left out of a claimed section, [0-9]+ late joins, [0-9]+ idle arrivals, [0-9]+ stacked waits, [0-9]+ CPU moves")
 find_program(TEAMLA_TASKSET taskset)
 if(TEAMLA_TASKSET)
   teamla_blas_width_test(affinity 1 ${teamla_blas_env} ${TEAMLA_TASKSET} -c 0)

@@ -135,8 +135,8 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.waits.preemptions),
                static_cast<unsigned long long>(counters.waits.throttle_activations));
   std::fprintf(stderr,
-               "teamla_blas: claimed sections: %llu members left out, %llu late joins, "
-               "%llu idle arrivals; %llu stacked waits, %llu cpu moves\n",
+               "teamla_blas: members: %llu left out of a claimed section, %llu late joins, "
+               "%llu idle arrivals, %llu stacked waits, %llu CPU moves\n",
                static_cast<unsigned long long>(counters.waits.members_left_out),
                static_cast<unsigned long long>(counters.waits.late_joins),
                static_cast<unsigned long long>(counters.waits.idle_arrivals),
