@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
@@ -423,10 +424,8 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
 // "Tiny products").
 template <class Ops, int NR, template <class, int> class BForm, int... kEntry>
 constexpr auto one_tile_table(std::integer_sequence<int, kEntry...> /*entries*/) {
-  using T = typename Ops::T;
-  using Tile = void (*)(index_t, index_t, const T*, index_t, const T*, index_t, T*, index_t, T, T);
   constexpr int kL = Ops::kLanes;
-  return std::array<Tile, sizeof...(kEntry)>{
+  return std::array<MicroTileInPlace<typename Ops::T>, sizeof...(kEntry)>{
       &simd_in_place_tile<Ops, (kEntry / NR + kL) / kL * kL, kEntry % NR + 1, BForm>...};
 }
 template <class Ops, int MR, int NR, template <class, int> class BForm>
