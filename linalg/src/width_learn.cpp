@@ -223,7 +223,16 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     run_start = std::min(run_start, region + kExplorePeriod - kExploreRun);
     cell.explore_at.store(run_start, std::memory_order_relaxed);
   }
-  if (region >= run_start + kExploreRun) {
+  // A run of the wide arm (inline the faster, or the wide rate unknown) is one region longer:
+  // its first region runs inline and wakes the members (Team::wake_members), so that the wide
+  // regions after it are timed with the members there. Without it a member parked since the
+  // last run missed them (woken, it was not running yet): the leader ran every unit alone, the
+  // wide arm looked slower than inline, and dgemm 128 x 128 x 128 at 2 threads stayed inline
+  // at 1.0x the 1-thread calls where wide runs 1.3x (docs/gemm.md, "The width a region runs
+  // at").
+  const bool wide_run = !go_wide;
+  const unsigned run_length = kExploreRun + (wide_run ? 1U : 0U);
+  if (region >= run_start + run_length) {
     std::uint32_t period = kExplorePeriod;
     if (wide_known && learned_serial > 0) {
       const double ratio = std::max(wide / serial, serial / wide);
@@ -236,20 +245,27 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     cell.explore_at.store(run_start, std::memory_order_relaxed);
   }
   bool explore = region >= run_start;
-  if (explore && !go_wide && wide_known) {
+  bool wake_members = false;
+  if (explore && wide_run) {
     // Re-running the wide arm wakes the members: at most every kWideExploreGapNs, decided
     // by the run's first region for the whole run.
-    if (region == run_start) {
-      const std::uint64_t now = team::monotonic_ns();
-      const bool due = now - cell.wide_explored_ns.load(std::memory_order_relaxed) >=
-                       g_wide_explore_gap_ns.load(std::memory_order_relaxed);
-      if (due) cell.wide_explored_ns.store(now, std::memory_order_relaxed);
-      cell.wide_explore_due.store(due, std::memory_order_relaxed);
+    if (wide_known) {
+      if (region == run_start) {
+        const std::uint64_t now = team::monotonic_ns();
+        const bool due = now - cell.wide_explored_ns.load(std::memory_order_relaxed) >=
+                         g_wide_explore_gap_ns.load(std::memory_order_relaxed);
+        if (due) cell.wide_explored_ns.store(now, std::memory_order_relaxed);
+        cell.wide_explore_due.store(due, std::memory_order_relaxed);
+      }
+      explore = cell.wide_explore_due.load(std::memory_order_relaxed);
     }
-    explore = cell.wide_explore_due.load(std::memory_order_relaxed);
+    wake_members = explore && region == run_start;
+    if (wake_members) explore = false;  // the run's first region: inline, members woken
   }
   plan.width = go_wide != explore ? wide_width : 1;
-  plan.park_members_after = plan.width > 1 && explore && region + 1 == run_start + kExploreRun;
+  plan.park_members_after = plan.width > 1 && explore && region + 1 == run_start + run_length;
+  plan.woke_members = wake_members;
+  if (wake_members) exec.team->wake_members(wide_width);
   if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   const auto width = static_cast<std::uint32_t>(plan.width);
   // A load and, on a switch only, a store: no read-modify-write on the common path.

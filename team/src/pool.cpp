@@ -149,6 +149,15 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   return true;
 }
 
+void Pool::Impl::wake(WorkerSlot& slot) {
+  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
+  if (slot.taken.load(std::memory_order_acquire) != posted) return;
+  slot.job = Job{.kind = JobKind::wake};
+  slot.posted.fetch_add(1, std::memory_order_seq_cst);
+  slot.parker.wake();
+  counters.wakes_ahead.fetch_add(1, std::memory_order_relaxed);
+}
+
 void Pool::Impl::invite_late(WorkerSlot& slot, const Job& job) {
   slot.late.offer(job, slot.parker);
 }
@@ -213,6 +222,9 @@ bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
         return false;
       case JobKind::end_nested:
         return true;
+      case JobKind::wake:
+        short_spin = false;
+        break;
       case JobKind::claim:
         leader_cpu = job.leader_cpu;
         if (run_units(pool, *job.board, job.generation, job.shared, job.rank, leader_cpu) == 0) {
@@ -281,6 +293,7 @@ WaitCounters raw_counters(const Pool::Impl& impl) {
   out.idle_arrivals = c.idle_arrivals.load(std::memory_order_relaxed);
   out.late_joins = c.late_joins.load(std::memory_order_relaxed);
   out.cpu_moves = c.cpu_moves.load(std::memory_order_relaxed);
+  out.wakes_ahead = c.wakes_ahead.load(std::memory_order_relaxed);
   return out;
 }
 

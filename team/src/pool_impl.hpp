@@ -40,7 +40,9 @@ using ClaimBoard = sync::ClaimBoard<sync::StdSync>;
 
 // run: a static section (the member must run); claim: a claimed section (the member claims
 // units of `generation` on `board` and may find none); end_nested, stop: leave the loop.
-enum class JobKind : std::uint8_t { run, claim, end_nested, stop };
+// wake: nothing to run; the worker goes back to waiting with its whole spin budget
+// (Team::wake_members).
+enum class JobKind : std::uint8_t { run, claim, wake, end_nested, stop };
 
 struct Job {
   Section::Shared* shared = nullptr;  // claim: read only after a unit has been claimed
@@ -88,6 +90,7 @@ struct CounterCells {
   std::atomic<std::uint64_t> idle_arrivals{0};
   std::atomic<std::uint64_t> late_joins{0};
   std::atomic<std::uint64_t> cpu_moves{0};
+  std::atomic<std::uint64_t> wakes_ahead{0};
 };
 
 struct Pool::Impl {
@@ -134,6 +137,9 @@ struct Pool::Impl {
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
   bool try_post(WorkerSlot& slot, const Job& job);
+  // wake() posts a JobKind::wake to a worker that has taken every earlier job (else nothing:
+  // that worker is awake or on its way).
+  void wake(WorkerSlot& slot);
   // invite_late() hands a claim job to a worker that try_post left out (see WorkerSlot).
   void invite_late(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);

@@ -224,6 +224,14 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
 }
 
+void Team::wake_members(std::size_t width) {
+  if (members_ == nullptr || width <= 1) return;
+  Pool::Impl& pool = *members_->pool;
+  if (pool.policy == WaitPolicy::legacy) return;
+  const std::size_t ranks = std::min(width, width_);
+  for (std::size_t rank = 1; rank < ranks; ++rank) pool.wake(*members_->workers[rank - 1]);
+}
+
 void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx,
                               Linger linger) {
   if (width == 0 || width > width_) {

@@ -18,6 +18,7 @@ WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
   idle_arrivals += o.idle_arrivals;
   late_joins += o.late_joins;
   cpu_moves += o.cpu_moves;
+  wakes_ahead += o.wakes_ahead;
   sections += o.sections;
   return *this;
 }
@@ -33,6 +34,7 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   idle_arrivals -= o.idle_arrivals;
   late_joins -= o.late_joins;
   cpu_moves -= o.cpu_moves;
+  wakes_ahead -= o.wakes_ahead;
   sections -= o.sections;
   return *this;
 }

@@ -93,7 +93,7 @@ add_test(NAME blas.verbose_exit_counters
 set_tests_properties(blas.verbose_exit_counters PROPERTIES
   LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION
-  "teamla_blas: engine at exit: [0-9]+ calls, [^\r\n]+ member parks, [^\r\n]+[\r\n]+teamla_blas: members: [0-9]+ left out of a claimed section, [0-9]+ late joins, [0-9]+ idle arrivals, [0-9]+ stacked waits, [0-9]+ CPU moves")
+  "teamla_blas: engine at exit: [0-9]+ calls, [^\r\n]+ member parks, [^\r\n]+[\r\n]+teamla_blas: members: [0-9]+ left out of a claimed section, [0-9]+ late joins, [0-9]+ idle arrivals, [0-9]+ stacked waits, [0-9]+ CPU moves, [0-9]+ wakes ahead")
 find_program(TEAMLA_TASKSET taskset)
 if(TEAMLA_TASKSET)
   teamla_blas_width_test(affinity 1 ${teamla_blas_env} ${TEAMLA_TASKSET} -c 0)

@@ -258,6 +258,37 @@ TEST_F(LearnedWidth, MembersParkAfterTheLastReRunOfTheWideArm) {
   }
 }
 
+TEST_F(LearnedWidth, AReRunOfTheWideArmWakesTheMembersFirst) {
+  // A member parked since the last re-run was still waking when the run's wide regions came:
+  // the leader ran them alone, the wide arm looked slower than it is, and dgemm 128 x 128 x
+  // 128 at 2 threads stayed inline where wide ran 1.3x faster.
+  const std::uint64_t wakes_before = pool_->counters().wakes_ahead;
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
+  int runs = 0;
+  int wakes = 0;
+  bool woken = false;  // a region woke the members, and no wide region has run since
+  std::size_t last_width = 1;
+  for (int i = 0; i < 4000; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (plan.woke_members) {
+      ++wakes;
+      EXPECT_EQ(plan.width, 1U) << "the region that wakes the members runs inline";
+      woken = true;
+    }
+    if (plan.width > 1 && last_width == 1) {
+      ++runs;
+      EXPECT_TRUE(woken) << "run " << runs << " of the wide arm began with no wake";
+      woken = false;
+    }
+    if (plan.timed) record_region(plan, plan.width > 1 ? 3 * serial : serial);
+    last_width = plan.width;
+  }
+  ASSERT_GE(runs, 4);
+  EXPECT_EQ(wakes, runs);
+  EXPECT_GT(pool_->counters().wakes_ahead, wakes_before) << "the pool woke a member";
+}
+
 TEST_F(LearnedWidth, AChangedChoiceReRunsTheArmLeftSoon) {
   // A choice made on rates from a slow patch of the machine must be checked again soon: the
   // period of the ratio (~200 regions here) kept dgemm 48 x 48 x 48 wide for hundreds of

@@ -149,6 +149,23 @@ TEST_P(ClaimedTest, AMemberLeftOutJoinsTheSectionLate) {
   for (auto& r : runs) EXPECT_EQ(r.load(), 1);
 }
 
+TEST_P(ClaimedTest, WakingTheMembersAheadPostsToEachIdleMember) {
+  // Team::wake_members(w): each member of a width-w section that has taken all its jobs is
+  // posted a wake (counted); nothing at width 1 or under the legacy policy. Sections after it
+  // run as before.
+  auto pool = Pool::builder().threads(width()).policy(policy()).build();
+  Team team = pool->acquire(width());
+  team.run(width(), [](Section&) {});  // joined: every member has taken its job
+  team.wake_members(width());
+  const std::uint64_t expected = policy() == WaitPolicy::legacy ? 0 : width() - 1;
+  EXPECT_EQ(pool->counters().wakes_ahead, expected);
+  team.wake_members(1);
+  EXPECT_EQ(pool->counters().wakes_ahead, expected) << "width 1 has no member to wake";
+  std::vector<std::atomic<int>> runs(50);
+  team.run_claimed(width(), runs.size(), [&](Section&, std::size_t unit) { runs[unit]++; });
+  for (auto& r : runs) EXPECT_EQ(r.load(), 1);
+}
+
 TEST_P(ClaimedTest, AUnitExceptionIsRethrownAndWaitersAreCancelled) {
   auto pool = Pool::builder().threads(width()).policy(policy()).build();
   Team team = pool->acquire(width());

@@ -136,12 +136,13 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.waits.throttle_activations));
   std::fprintf(stderr,
                "teamla_blas: members: %llu left out of a claimed section, %llu late joins, "
-               "%llu idle arrivals, %llu stacked waits, %llu CPU moves\n",
+               "%llu idle arrivals, %llu stacked waits, %llu CPU moves, %llu wakes ahead\n",
                static_cast<unsigned long long>(counters.waits.members_left_out),
                static_cast<unsigned long long>(counters.waits.late_joins),
                static_cast<unsigned long long>(counters.waits.idle_arrivals),
                static_cast<unsigned long long>(counters.waits.stacked_waits),
-               static_cast<unsigned long long>(counters.waits.cpu_moves));
+               static_cast<unsigned long long>(counters.waits.cpu_moves),
+               static_cast<unsigned long long>(counters.waits.wakes_ahead));
   if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
     std::fprintf(stderr,
                  "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "

@@ -87,7 +87,9 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //    recent regions. The arm not chosen is re-run now and then so that both stay current:
 //    kExploreRun regions in a row, every kExplorePeriod regions until both rates are known,
 //    then rarely enough that re-running the slower arm and switching back cost at most
-//    kExploreShare of the time (at least every kQuietExplorePeriod-th region). The first
+//    kExploreShare of the time (at least every kQuietExplorePeriod-th region). A run of the
+//    wide arm begins with one more region, inline, that wakes the members (woke_members), or
+//    the run measured the leader alone while a member parked since the last run woke. The first
 //    region after the width of its cell changed is not learned: it pays for the switch (C's
 //    lines in the other core's cache, a parked member's wake), which the arm run in a row does
 //    not. Measured, dgemm 64 x 64 x 64 at 2 threads (2-vCPU AMD EPYC Zen 5 VM, `small_gemm`,
@@ -133,6 +135,10 @@ struct RegionPlan {
   // wide region follows soon, so the members park after it (team::Team::Linger::park) instead
   // of spinning beside the inline regions.
   bool park_members_after = false;
+  // The first region of a run that re-measures the wide arm: it runs inline, and plan_region()
+  // has woken the members (team::Team::wake_members) so that they are running when the run's
+  // wide regions come.
+  bool woke_members = false;
 };
 
 // plan_region() chooses the width of one region of `flops` (one section when wide); it fills

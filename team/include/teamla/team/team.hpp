@@ -134,6 +134,15 @@ class Team {
   // other CPU for 20 ms of every 100 (docs/team.md, "Claimed sections").
   enum class Linger : unsigned char { spin, park };
 
+  // wake_members(w): the members a section of width w would use (ranks 1 to w - 1) wake now
+  // and wait for it through their whole spin budget, with nothing to run. For a leader that
+  // knows a section comes soon after a stretch without one: a parked member takes a wake and
+  // a time slice's start to reach the next section, and would otherwise miss the first few of
+  // them (linalg's width learner, before it re-runs the wide arm: docs/team.md, "Waking ahead").
+  // A member that has not yet taken an earlier job is already on its way and is left alone.
+  // Does nothing under WaitPolicy::legacy (threadteam 0.1.3 had no such call).
+  void wake_members(std::size_t width);
+
   // run_claimed(): see the top of this file. width 1 (or one unit) runs inline.
   template <class Body>
   void run_claimed(std::size_t width, std::size_t units, Body&& body,

@@ -85,6 +85,8 @@ struct WaitCounters {
   std::uint64_t late_joins = 0;
   // A member found itself on its leader's CPU and moved itself to another CPU of its set.
   std::uint64_t cpu_moves = 0;
+  // A member was woken ahead of a section (Team::wake_members).
+  std::uint64_t wakes_ahead = 0;
 
   WaitCounters& operator+=(const WaitCounters& o);
   WaitCounters& operator-=(const WaitCounters& o);
