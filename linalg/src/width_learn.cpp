@@ -90,6 +90,13 @@ void learn(std::atomic<float>& rate, double sample, std::atomic<std::uint32_t>& 
              std::memory_order_relaxed);
 }
 
+// note_wide_plan(): what record_region() compares after a wide region: the leader's waits and
+// the members its posts found not running.
+void note_wide_plan(RegionPlan& plan) {
+  plan.leader_wait_at_plan_ns = team::leader_wait_ns();
+  plan.not_running_at_plan = team::members_not_running();
+}
+
 }  // namespace
 
 void detail::set_wide_explore_gap_ns(std::uint64_t gap_ns) {
@@ -190,7 +197,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   if (legacy || !detail::section_observation() || serial < kLearnFloorCosts * base ||
       serial > kLearnCeilingNs) {
     plan.width = model_width;
-    if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
+    if (plan.width > 1) note_wide_plan(plan);
     return plan;
   }
   // The close calls: measure both arms and take the faster.
@@ -266,7 +273,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   plan.park_members_after = plan.width > 1 && explore && region + 1 == run_start + run_length;
   plan.woke_members = wake_members;
   if (wake_members) exec.team->wake_members(wide_width);
-  if (plan.width > 1) plan.leader_wait_at_plan_ns = team::leader_wait_ns();
+  if (plan.width > 1) note_wide_plan(plan);
   const auto width = static_cast<std::uint32_t>(plan.width);
   // A load and, on a switch only, a store: no read-modify-write on the common path.
   plan.switched = cell.last_width.load(std::memory_order_relaxed) != width;
@@ -288,6 +295,11 @@ void record_region(const RegionPlan& plan, double wall_ns) {
   const std::uint32_t arm = plan.width == 1 ? 1U : 2U;
   if ((cell.warmed.fetch_or(arm, std::memory_order_relaxed) & arm) == 0) return;
   if (plan.switched) return;
+  // A wide region whose section found a member not running (asleep after a pause longer than
+  // the members' spin, or still waking from that) measured the member's wake, not the width:
+  // learned, the first few regions after each pause sent dgemm 128 x 128 x 128 at 2 threads
+  // inline for up to kWideExploreGapNs at a time (docs/gemm.md, "The width a region runs at").
+  if (plan.width > 1 && team::members_not_running() != plan.not_running_at_plan) return;
   const double rate = wall_ns / plan.flops;
   if (plan.width == 1) {
     learn(cell.serial, rate, cell.high, arm);

@@ -18,7 +18,17 @@
 namespace teamla::team {
 namespace {
 thread_local WorkerSlot* this_worker = nullptr;
+thread_local std::uint64_t t_members_not_running = 0;
+
+// wake_slot(): wakes the worker of `slot` if it sleeps, counting that for the calling thread.
+bool wake_slot(WorkerSlot& slot) {
+  const bool woke = slot.parker.wake();
+  if (woke) ++t_members_not_running;
+  return woke;
+}
 }  // namespace
+
+std::uint64_t members_not_running() { return t_members_not_running; }
 
 WorkerSlot* current_worker() { return this_worker; }
 
@@ -132,7 +142,7 @@ bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   }
   slot.job = job;
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  return slot.parker.wake();
+  return wake_slot(slot);
 }
 
 bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
@@ -141,11 +151,12 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   // before it looked): waiting for it is the stall claimed sections exist to avoid.
   if (slot.taken.load(std::memory_order_acquire) != posted) {
     counters.members_left_out.fetch_add(1, std::memory_order_relaxed);
+    ++t_members_not_running;
     return false;
   }
   slot.job = job;
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  slot.parker.wake();
+  wake_slot(slot);
   return true;
 }
 
@@ -154,7 +165,7 @@ void Pool::Impl::wake(WorkerSlot& slot) {
   if (slot.taken.load(std::memory_order_acquire) != posted) return;
   slot.job = Job{.kind = JobKind::wake};
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  slot.parker.wake();
+  wake_slot(slot);
   counters.wakes_ahead.fetch_add(1, std::memory_order_relaxed);
 }
 

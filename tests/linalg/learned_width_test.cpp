@@ -289,6 +289,35 @@ TEST_F(LearnedWidth, AReRunOfTheWideArmWakesTheMembersFirst) {
   EXPECT_GT(pool_->counters().wakes_ahead, wakes_before) << "the pool woke a member";
 }
 
+TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNotLearned) {
+  // After a pause the members sleep, and the first wide region waits for a member's wake.
+  // Learned, such regions sent dgemm 128 x 128 x 128 at 2 threads inline after each pause.
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial, 0.55 * serial);  // learn: wide is the faster arm
+  int woken_regions = 0;
+  for (int i = 0; i < 40 && woken_regions < 6; ++i) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (plan.width == 1) {
+      if (plan.timed) record_region(plan, serial);
+      continue;
+    }
+    // The members park after a section, and have fallen asleep 10 ms later.
+    team_->run_claimed(2, 2, [](team::Section&, std::size_t) {}, team::Team::Linger::park);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::uint64_t before = team::members_not_running();
+    team_->run_claimed(2, 2, [](team::Section&, std::size_t) {});  // the region's section
+    if (team::members_not_running() == before) continue;  // the member was not asleep yet
+    ++woken_regions;
+    record_region(plan, 4 * serial);  // the wake made it slow
+  }
+  if (woken_regions < 6) GTEST_SKIP() << "the member was seldom asleep after 10 ms here";
+  int wide = 0;
+  for (int i = 0; i < 20; ++i) {
+    wide += plan_region(RegionKind::gemm, 8, flops_, exec_).width > 1 ? 1 : 0;
+  }
+  EXPECT_GE(wide, 15) << "the slow regions that woke a member were learned";
+}
+
 TEST_F(LearnedWidth, AChangedChoiceReRunsTheArmLeftSoon) {
   // A choice made on rates from a slow patch of the machine must be checked again soon: the
   // period of the ratio (~200 regions here) kept dgemm 48 x 48 x 48 wide for hundreds of

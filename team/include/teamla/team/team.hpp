@@ -49,6 +49,14 @@ class Pool;
 // section's fault.
 std::uint64_t leader_wait_ns();
 
+// members_not_running() counts the members that the calling thread's posts, as a leader, found
+// not running: asleep (the post woke it, and it needs a time slice to start) or still on its
+// way to an earlier job (left out of a claimed section). It only grows. linalg's width learner
+// does not learn from a wide region during which it grew: that region measured a member's
+// wake, not the width (docs/gemm.md, "The width a region runs at"). A member preempted while
+// it spins is not counted: the load that keeps it off its CPU is the width's to learn.
+std::uint64_t members_not_running();
+
 // SectionCancelled is thrown by Section::barrier() once another participant has thrown.
 class SectionCancelled : public std::runtime_error {
  public:
