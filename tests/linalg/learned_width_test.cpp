@@ -302,11 +302,12 @@ TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNotLearned) {
       continue;
     }
     // The members park after a section, and have fallen asleep 10 ms later.
-    team_->run_claimed(2, 2, [](team::Section&, std::size_t) {}, team::Team::Linger::park);
+    team_->run_claimed(
+        2, 2, [](team::Section&, std::size_t) {}, team::Team::Linger::park);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     const std::uint64_t before = team::members_not_running();
     team_->run_claimed(2, 2, [](team::Section&, std::size_t) {});  // the region's section
-    if (team::members_not_running() == before) continue;  // the member was not asleep yet
+    if (team::members_not_running() == before) continue;           // the member was not asleep yet
     ++woken_regions;
     record_region(plan, 4 * serial);  // the wake made it slow
   }

@@ -131,7 +131,7 @@ struct RegionPlan {
   bool switched = false;    // the cell's last region ran at another width: not learned
   unsigned cell = 0;        // the learned rates' cell
   std::uint64_t leader_wait_at_plan_ns = 0;  // team::leader_wait_ns() when planned wide
-  std::uint64_t not_running_at_plan = 0;  // team::members_not_running() when planned wide
+  std::uint64_t not_running_at_plan = 0;     // team::members_not_running() when planned wide
   // The last region of a run that re-measures the wide arm of a class that runs inline: no
   // wide region follows soon, so the members park after it (team::Team::Linger::park) instead
   // of spinning beside the inline regions.
