@@ -291,7 +291,7 @@ TEST_F(LearnedWidth, AReRunOfTheWideArmWakesTheMembersFirst) {
 
 TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNotLearned) {
   // After a pause the members sleep, and the first wide region waits for a member's wake.
-  // Learned, such regions sent dgemm 128 x 128 x 128 at 2 threads inline after each pause.
+  // Learned, such regions held dgemm 96 x 96 x 96 at 2 threads inline in some processes.
   const double serial = flops_ / gemm_serial_gflops(8);
   feed(400, serial, 0.55 * serial);  // learn: wide is the faster arm
   int woken_regions = 0;
@@ -307,7 +307,8 @@ TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNotLearned) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     const std::uint64_t before = team::members_not_running();
     team_->run_claimed(2, 2, [](team::Section&, std::size_t) {});  // the region's section
-    if (team::members_not_running() == before) continue;           // the member was not asleep yet
+    // A member that was not asleep yet was not woken: that region says nothing here.
+    if (team::members_not_running() == before) continue;
     ++woken_regions;
     record_region(plan, 4 * serial);  // the wake made it slow
   }
