@@ -146,7 +146,8 @@ class Team {
   // and wait for it through their whole spin budget, with nothing to run. For a leader that
   // knows a section comes soon after a stretch without one: a parked member takes a wake and
   // a time slice's start to reach the next section, and would otherwise miss the first few of
-  // them (linalg's width learner, before it re-runs the wide arm: docs/team.md, "Waking ahead").
+  // them (linalg's width learner, before it re-runs the wide arm: docs/team.md, "Claimed
+  // sections", "Waking ahead").
   // A member that has not yet taken an earlier job is already on its way and is left alone.
   // Does nothing under WaitPolicy::legacy (threadteam 0.1.3 had no such call).
   void wake_members(std::size_t width);
