@@ -296,9 +296,10 @@ void record_region(const RegionPlan& plan, double wall_ns) {
   if ((cell.warmed.fetch_or(arm, std::memory_order_relaxed) & arm) == 0) return;
   if (plan.switched) return;
   // A wide region whose section found a member not running (asleep after a pause longer than
-  // the members' spin, or still waking from that) measured the member's wake, not the width:
-  // learned, the first few regions after each pause sent dgemm 128 x 128 x 128 at 2 threads
-  // inline for up to kWideExploreGapNs at a time (docs/gemm.md, "The width a region runs at").
+  // the members' spin, or still waking from that) measured the member's wake, not the width.
+  // Learned, such regions still held dgemm 96 x 96 x 96 at 2 threads inline in 2 of 4
+  // processes with the wake ahead above (51 GF/s against 68-73 wide; docs/gemm.md, "The width
+  // a region runs at").
   if (plan.width > 1 && team::members_not_running() != plan.not_running_at_plan) return;
   const double rate = wall_ns / plan.flops;
   if (plan.width == 1) {
