@@ -160,7 +160,7 @@ bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
   return true;
 }
 
-void Pool::Impl::wake(WorkerSlot& slot) {
+void Pool::Impl::post_wake(WorkerSlot& slot) {
   const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   if (slot.taken.load(std::memory_order_acquire) != posted) return;
   slot.job = Job{.kind = JobKind::wake};

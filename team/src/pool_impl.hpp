@@ -137,9 +137,9 @@ struct Pool::Impl {
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
   bool try_post(WorkerSlot& slot, const Job& job);
-  // wake() posts a JobKind::wake to a worker that has taken every earlier job (else nothing:
+  // post_wake() posts a JobKind::wake to a worker that has taken every earlier job (else nothing:
   // that worker is awake or on its way).
-  void wake(WorkerSlot& slot);
+  void post_wake(WorkerSlot& slot);
   // invite_late() hands a claim job to a worker that try_post left out (see WorkerSlot).
   void invite_late(WorkerSlot& slot, const Job& job);
   void release(std::vector<WorkerSlot*>& members);

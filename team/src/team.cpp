@@ -229,7 +229,7 @@ void Team::wake_members(std::size_t width) {
   Pool::Impl& pool = *members_->pool;
   if (pool.policy == WaitPolicy::legacy) return;
   const std::size_t ranks = std::min(width, width_);
-  for (std::size_t rank = 1; rank < ranks; ++rank) pool.wake(*members_->workers[rank - 1]);
+  for (std::size_t rank = 1; rank < ranks; ++rank) pool.post_wake(*members_->workers[rank - 1]);
 }
 
 void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx,
