@@ -20,11 +20,19 @@ namespace {
 thread_local WorkerSlot* this_worker = nullptr;
 thread_local std::uint64_t t_members_not_running = 0;
 
-// wake_slot(): wakes the worker of `slot` if it sleeps, counting that for the calling thread.
-bool wake_slot(WorkerSlot& slot) {
+// publish(): hands `job` to the worker of `slot` (which has taken every earlier job) and wakes
+// it if it sleeps, counting that for the calling thread. Returns whether it slept.
+bool publish(WorkerSlot& slot, const Job& job) {
+  slot.job = job;
+  slot.posted.fetch_add(1, std::memory_order_seq_cst);
   const bool woke = slot.parker.wake();
   if (woke) ++t_members_not_running;
   return woke;
+}
+
+// has_taken_all(): whether the worker of `slot` has taken every job posted to it.
+bool has_taken_all(const WorkerSlot& slot) {
+  return slot.taken.load(std::memory_order_acquire) == slot.posted.load(std::memory_order_relaxed);
 }
 }  // namespace
 
@@ -130,42 +138,33 @@ Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTun
 Pool::Impl::~Impl() { stop_workers(*this); }
 
 bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
-  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   // Only in a fork: the member was posted its fork job and woken, so it is on its way; a
   // short spin (1024 PAUSEs, ~30 us) covers a running member, yields cover a queued one.
-  for (std::uint32_t poll = 0; slot.taken.load(std::memory_order_acquire) != posted; ++poll) {
+  for (std::uint32_t poll = 0; !has_taken_all(slot); ++poll) {
     if (poll < 1024) {
       cpu_relax();
     } else {
       std::this_thread::yield();
     }
   }
-  slot.job = job;
-  slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  return wake_slot(slot);
+  return publish(slot, job);
 }
 
 bool Pool::Impl::try_post(WorkerSlot& slot, const Job& job) {
-  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
   // A worker that has not taken its previous job is late (not yet scheduled, or preempted
   // before it looked): waiting for it is the stall claimed sections exist to avoid.
-  if (slot.taken.load(std::memory_order_acquire) != posted) {
+  if (!has_taken_all(slot)) {
     counters.members_left_out.fetch_add(1, std::memory_order_relaxed);
     ++t_members_not_running;
     return false;
   }
-  slot.job = job;
-  slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  wake_slot(slot);
+  publish(slot, job);
   return true;
 }
 
 void Pool::Impl::post_wake(WorkerSlot& slot) {
-  const std::uint64_t posted = slot.posted.load(std::memory_order_relaxed);
-  if (slot.taken.load(std::memory_order_acquire) != posted) return;
-  slot.job = Job{.kind = JobKind::wake};
-  slot.posted.fetch_add(1, std::memory_order_seq_cst);
-  wake_slot(slot);
+  if (!has_taken_all(slot)) return;
+  publish(slot, Job{.kind = JobKind::wake});
   counters.wakes_ahead.fetch_add(1, std::memory_order_relaxed);
 }
 
