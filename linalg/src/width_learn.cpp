@@ -297,9 +297,9 @@ void record_region(const RegionPlan& plan, double wall_ns) {
   if (plan.switched) return;
   // A wide region whose section found a member not running (asleep after a pause longer than
   // the members' spin, or still waking from that) measured the member's wake, not the width.
-  // Learned, such regions still held dgemm 96 x 96 x 96 at 2 threads inline in 2 of 4
-  // processes with the wake ahead above (51 GF/s against 68-73 wide; docs/gemm.md, "The width
-  // a region runs at").
+  // After each pause the first two wide regions of dgemm 128 x 128 x 128 at 2 threads took
+  // 125-207 us against 55-120 us for the rest: two slow samples in a row, which learn() takes
+  // for a change (docs/gemm.md, "The width a region runs at").
   if (plan.width > 1 && team::members_not_running() != plan.not_running_at_plan) return;
   const double rate = wall_ns / plan.flops;
   if (plan.width == 1) {
