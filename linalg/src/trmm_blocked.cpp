@@ -92,13 +92,17 @@ void pack_triangle_columns(const detail::KernelFns<T>& f, bool lower, bool unit,
     const KColumnRange r = column_k_range(lower, kb, j0, cols);
     f.pack_b(r.k1 - r.k0, cols, tri.data + r.k0 * tri.row_stride() + j0 * tri.col_stride(),
              tri.row_stride(), tri.col_stride(), panel);
+    // Step k of the diagonal corner: columns j > k - j0 lie above the diagonal (zero in a
+    // lower triangle), columns j < k - j0 below it (zero in an upper one).
     for (index_t k = j0; k < j0 + cols; ++k) {
       T* step = panel + (k - r.k0) * nr;
-      for (index_t j = 0; j < cols; ++j) {
-        const index_t col = j0 + j;
-        if (lower ? k < col : k > col) step[j] = T(0);
-        if (unit && k == col) step[j] = T(1);
+      const index_t on = k - j0;
+      if (lower) {
+        std::fill(step + on + 1, step + cols, T(0));
+      } else {
+        std::fill(step, step + on, T(0));
       }
+      if (unit) step[on] = T(1);
     }
     panel += (r.k1 - r.k0) * nr;
   }

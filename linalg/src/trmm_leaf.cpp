@@ -6,9 +6,10 @@
 // micro-panel over its strip's range only, with the entries of its diagonal block outside the
 // triangle set to zero and a unit diagonal written as ones. B is packed a chunk of columns at a
 // time, before any of those columns is written, so the product may overwrite B; each strip then
-// runs the microkernel over its range. The flops are the triangle's, rounded to MR, not those of
-// a dense m x m block. Buffers come from the calling thread's workspace (they only grow), or
-// from the stack for smaller leaves when it cannot grow.
+// runs the microkernel over its range, its diagonal block a vector's rows at a time. The flops
+// are the triangle's, rounded to the kernel's row_step, not those of a dense m x m block. Buffers
+// come from the calling thread's workspace (they only grow), or from the stack for smaller leaves
+// when it cannot grow.
 #include <algorithm>
 #include <cstddef>
 
@@ -68,16 +69,57 @@ void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, Ma
     const StripRange s = strip_range(lower, m, mr, s0, rows);
     T* panel = ap + (s.offset - base);
     f.pack_a(rows, s.k1 - s.k0, a.data + s0 * rs + s.k0 * cs, rs, cs, panel);
+    // Step p of the diagonal block: rows i < p - s0 lie above the diagonal (zero in a lower
+    // triangle), rows i > p - s0 below it (zero in an upper one); row p - s0 is on it.
     for (index_t p = s0; p < s0 + rows; ++p) {
       T* step = panel + (p - s.k0) * mr;
-      for (index_t i = 0; i < rows; ++i) {
-        const index_t row = s0 + i;
-        if (lower ? p > row : p < row) step[i] = T(0);
-        if (unit && p == row) step[i] = T(1);
+      const index_t on = p - s0;
+      if (lower) {
+        std::fill(step, step + on, T(0));
+      } else {
+        std::fill(step + on + 1, step + rows, T(0));
       }
+      if (unit) step[on] = T(1);
     }
   }
 }
+
+namespace {
+
+// triangle_strip(): rows [i0, i0 + mrb) of the product for one NR-column panel of packed B
+// (b_panel, k from 0), into c, as a staircase down the strip's diagonal block: level t runs
+// the rows that reach the block's k range [i0 + t * step, i0 + (t + 1) * step), step being
+// the kernel's row_step (lower: rows [t * step, mrb); upper: rows [0, (t + 1) * step)),
+// and the level whose rows are all of the strip also runs the rectangle off the diagonal block,
+// first, with beta = 0 (the first write of every row). The zeros of the diagonal block are then
+// multiplied on step x step corners instead of the whole MR x MR block, and most of the flops
+// stay in the full-height tile. Every level starts at a multiple of row_step into the packed
+// panel (KernelFns::row_step). float's MR of 48 multiplied 18 % more than the triangle's flops
+// at strmm_ 256 (one panel of six strips) (docs/level3.md, "TRMM").
+template <class T>
+void triangle_strip(const detail::KernelFns<T>& f, bool lower, T alpha, index_t i0, index_t mrb,
+                    index_t nrb, const StripRange& s, const T* a_panel, const T* b_panel, T* c,
+                    index_t ldc) {
+  const index_t mr = f.mr;
+  const index_t nr = f.nr;
+  const index_t step = f.row_step;
+  const index_t levels = (mrb + step - 1) / step;
+  const auto level = [&](index_t t, T beta) {
+    const index_t r0 = lower ? t * step : 0;  // the level's rows [r0, r1) of the strip
+    const index_t r1 = lower ? mrb : std::min(mrb, (t + 1) * step);
+    const index_t k0 = lower && t == 0 ? s.k0 : i0 + t * step;  // its k range [k0, k1)
+    const index_t k1 = !lower && t == levels - 1 ? s.k1 : std::min(i0 + mrb, i0 + (t + 1) * step);
+    f.packed(r1 - r0, nrb, k1 - k0, a_panel + (k0 - s.k0) * mr + r0, mr, b_panel + k0 * nr, c + r0,
+             ldc, alpha, beta);
+  };
+  const index_t full = lower ? 0 : levels - 1;
+  level(full, T(0));
+  for (index_t t = 0; t < levels; ++t) {
+    if (t != full) level(t, T(1));
+  }
+}
+
+}  // namespace
 
 template <class T>
 void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, index_t r0,
@@ -96,13 +138,12 @@ void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, 
       const index_t mrb = std::min(mr, r1 - i0);
       const StripRange s = strip_range(lower, m, mr, i0, mrb);
       const T* a_panel = ap + (s.offset - base);
-      const index_t kc = s.k1 - s.k0;
-      T* c = &b(i0, jr);
       if (col_major) {
-        f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, c, b.col_stride(), alpha, T(0));
+        triangle_strip(f, lower, alpha, i0, mrb, nrb, s, a_panel, b_panel, &b(i0, jr),
+                       b.col_stride());
         continue;
       }
-      f.packed(mrb, nrb, kc, a_panel, mr, b_panel + s.k0 * nr, tile, mr, alpha, T(0));
+      triangle_strip(f, lower, alpha, i0, mrb, nrb, s, a_panel, b_panel, tile, mr);
       for (index_t j = 0; j < nrb; ++j) {
         for (index_t i = 0; i < mrb; ++i) b(i0 + i, jr + j) = tile[i + j * mr];
       }
