@@ -54,38 +54,6 @@ inline StripRange strip_range(bool lower, index_t m, index_t mr, index_t r0, ind
   return {r0, m, mr * (q * m - mr * q * (q - 1) / 2)};
 }
 
-}  // namespace
-
-template <class T>
-void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
-                        index_t r0, index_t r1, T* ap) {
-  const index_t m = a.rows;
-  const index_t mr = f.mr;
-  const index_t rs = a.row_stride();
-  const index_t cs = a.col_stride();
-  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
-  for (index_t s0 = r0; s0 < r1; s0 += mr) {
-    const index_t rows = std::min(mr, r1 - s0);
-    const StripRange s = strip_range(lower, m, mr, s0, rows);
-    T* panel = ap + (s.offset - base);
-    f.pack_a(rows, s.k1 - s.k0, a.data + s0 * rs + s.k0 * cs, rs, cs, panel);
-    // Step p of the diagonal block: rows i < p - s0 lie above the diagonal (zero in a lower
-    // triangle), rows i > p - s0 below it (zero in an upper one); row p - s0 is on it.
-    for (index_t p = s0; p < s0 + rows; ++p) {
-      T* step = panel + (p - s.k0) * mr;
-      const index_t on = p - s0;
-      if (lower) {
-        std::fill(step, step + on, T(0));
-      } else {
-        std::fill(step + on + 1, step + rows, T(0));
-      }
-      if (unit) step[on] = T(1);
-    }
-  }
-}
-
-namespace {
-
 // triangle_strip(): rows [i0, i0 + mrb) of the product for one NR-column panel of packed B
 // (b_panel, k from 0), into c, as a staircase down the strip's diagonal block: level t runs
 // the rows that reach the block's k range [i0 + t * step, i0 + (t + 1) * step), step being
@@ -120,6 +88,34 @@ void triangle_strip(const detail::KernelFns<T>& f, bool lower, T alpha, index_t 
 }
 
 }  // namespace
+
+template <class T>
+void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
+                        index_t r0, index_t r1, T* ap) {
+  const index_t m = a.rows;
+  const index_t mr = f.mr;
+  const index_t rs = a.row_stride();
+  const index_t cs = a.col_stride();
+  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
+  for (index_t s0 = r0; s0 < r1; s0 += mr) {
+    const index_t rows = std::min(mr, r1 - s0);
+    const StripRange s = strip_range(lower, m, mr, s0, rows);
+    T* panel = ap + (s.offset - base);
+    f.pack_a(rows, s.k1 - s.k0, a.data + s0 * rs + s.k0 * cs, rs, cs, panel);
+    // Step p of the diagonal block: rows i < p - s0 lie above the diagonal (zero in a lower
+    // triangle), rows i > p - s0 below it (zero in an upper one); row p - s0 is on it.
+    for (index_t p = s0; p < s0 + rows; ++p) {
+      T* step = panel + (p - s.k0) * mr;
+      const index_t on = p - s0;
+      if (lower) {
+        std::fill(step, step + on, T(0));
+      } else {
+        std::fill(step + on + 1, step + rows, T(0));
+      }
+      if (unit) step[on] = T(1);
+    }
+  }
+}
 
 template <class T>
 void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, index_t r0,
