@@ -27,6 +27,14 @@ template <class T>
 using MicroKernel = void (*)(index_t m, index_t n, index_t kc, const T* a, index_t a_step,
                              const T* b, T* c, index_t ldc, T alpha, T beta);
 
+// TriangleTile: one tile of a packed triangle's strip (TRMM's diagonal blocks): as
+// MicroKernel, with the vectors of the tile's rows reaching k steps that end (lower) or start
+// (upper) a row_step apart from step `diag` on (kernels/ukernel_triangle.hpp).
+template <class T>
+using TriangleTile = void (*)(bool lower, index_t m, index_t n, index_t kc, index_t diag,
+                              const T* a, index_t a_step, const T* b, T* c, index_t ldc, T alpha,
+                              T beta);
+
 // MicroKernelInPlace: the no-packing kernel: C[0:m, 0:n] = alpha*A*B + beta*C for any m rows
 // and n columns (computed MR x NR at a time, a strip of NR columns after another), with A
 // column-major in place (lda; rows 0..m-1 read) and B in place, leading dimension ldb:
@@ -78,6 +86,7 @@ struct KernelFns {
   int row_step = 0;
   MicroKernel<T> packed = nullptr;                  // A and B packed, one tile (m <= MR)
   MicroKernel<T> packed_strip = nullptr;            // A and B packed, a strip of any m rows
+  TriangleTile<T> packed_triangle = nullptr;        // a triangle's strip (nullptr: per vector)
   MicroKernelInPlace<T> in_place_b_cols = nullptr;  // A and B in place, B column-major
   MicroKernelInPlace<T> in_place_b_rows = nullptr;  // A and B in place, op(B) = B^T
   // one_tile_b_cols/_rows: the tile that in_place_b_cols/_rows runs for a product of one tile

@@ -138,8 +138,9 @@ bool trmm_left_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, Ma
       }
       const MatrixView<const T> diag = a.block(k0, k0, kb, kb);
       const MatrixView<T> rows = b.block(k0, j0, kb, ncb);
-      for (index_t r0 = 0; r0 < kb; r0 += diag_rows) {
-        const index_t r1 = std::min(kb, r0 + diag_rows);
+      const index_t shift = strip_grid_shift(lower, kb, f.mr);
+      for (index_t r0 = 0; r0 < kb; r0 = next_grid_edge(r0, shift, diag_rows, kb)) {
+        const index_t r1 = next_grid_edge(r0, shift, diag_rows, kb);
         pack_triangle_rows(f, lower, unit, diag, r0, r1, buf.ap);
         multiply_triangle_rows(f, lower, alpha, r0, r1, buf.ap, buf.bp, rows);
       }

@@ -43,8 +43,24 @@ bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, M
 template <class T>
 TrmmLeafBuffers<T> trmm_workspace_buffers();
 
-// pack_triangle_rows(): rows [r0, r1) of the m x m triangle A (r0 a multiple of MR) packed as
-// gemm's A, each MR-row strip over the k range it reaches in the triangle only ([0, last row]
+// The strips of a triangle's rows: MR rows each, on a grid shifted by strip_grid_shift() so that
+// the one partial strip (m % MR rows, run on a narrower and slower kernel instance) is the
+// strip with the shortest k range: the first rows of a lower triangle ([0, m % MR) reach k up to
+// m % MR), the last ones of an upper triangle (as unshifted). At the end of a lower triangle it
+// reached all m columns: at strmm_ 256, 16 rows on the 16-row kernel over k = 256, a sixth of
+// the kernel's time (docs/level3.md, "TRMM").
+inline index_t strip_grid_shift(bool lower, index_t m, index_t mr) {
+  return lower ? (mr - m % mr) % mr : 0;
+}
+// next_grid_edge(): the first edge after row r (an edge itself) of the shifted grid of `unit`
+// rows (MR, or a multiple of it), at most m.
+inline index_t next_grid_edge(index_t r, index_t shift, index_t unit, index_t m) {
+  const index_t edge = ((r + shift) / unit + 1) * unit - shift;
+  return edge < m ? edge : m;
+}
+
+// pack_triangle_rows(): rows [r0, r1) of the m x m triangle A (edges of the shifted MR grid) packed
+// as gemm's A, each MR-row strip over the k range it reaches in the triangle only ([0, last row]
 // lower, [first row, m) upper), its diagonal block made triangular: zeros outside the triangle,
 // ones on a unit diagonal. Nothing outside the triangle is read by the products.
 template <class T>

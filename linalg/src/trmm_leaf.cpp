@@ -6,7 +6,7 @@
 // micro-panel over its strip's range only, with the entries of its diagonal block outside the
 // triangle set to zero and a unit diagonal written as ones. B is packed a chunk of columns at a
 // time, before any of those columns is written, so the product may overwrite B; each strip then
-// runs the microkernel over its range, its diagonal block a vector's rows at a time. The flops
+// runs the microkernel over its range, its diagonal block a vector's rows further each. The flops
 // are the triangle's, rounded to the kernel's row_step, not those of a dense m x m block. Buffers
 // come from the calling thread's workspace (they only grow), or from the stack for smaller leaves
 // when it cannot grow.
@@ -42,36 +42,61 @@ constexpr std::size_t packed_b_elems(index_t leaf) {
   return static_cast<std::size_t>(leaf * (kChunkCols + kMaxNr));
 }
 
-// StripRange: the k range [k0, k1) that the strip of rows [r0, r0 + rows) reaches in the
-// triangle, and where its packed panel (k1 - k0 steps of MR values) starts in the buffer. Every
-// strip before it is a full MR rows, so the offset has a closed form.
+// StripRange: the k range [k0, k1) that the strip of rows [i0, i1) reaches in the triangle.
 struct StripRange {
-  index_t k0, k1, offset;
+  index_t k0, k1;
 };
-inline StripRange strip_range(bool lower, index_t m, index_t mr, index_t r0, index_t rows) {
-  const index_t q = r0 / mr;
-  if (lower) return {0, r0 + rows, mr * mr * q * (q + 1) / 2};
-  return {r0, m, mr * (q * m - mr * q * (q - 1) / 2)};
+inline StripRange strip_range(bool lower, index_t m, index_t i0, index_t i1) {
+  return lower ? StripRange{0, i1} : StripRange{i0, m};
 }
 
+// StripWalk: the strips of rows [r0, r1) in order, on the shifted grid (strip_grid_shift()),
+// each packed panel (k1 - k0 steps of MR values) right after the one before. Advanced by adds
+// only: the divisions of a closed form per strip and B micro-panel were most of the 2 % that
+// multiply_triangle_rows() itself took of strmm_ 256 (perf; docs/level3.md, "TRMM").
+struct StripWalk {
+  index_t i0, i1;     // the strip's rows
+  index_t r1, mr;     // the rows walked, and the grid's unit
+  std::size_t panel;  // where the strip's packed panel starts, in elements from the first
+  StripWalk(bool lower, index_t m, index_t mr_, index_t r0, index_t r1_)
+      : i0(r0),
+        i1(next_grid_edge(r0, strip_grid_shift(lower, m, mr_), mr_, r1_)),
+        r1(r1_),
+        mr(mr_),
+        panel(0) {}
+  bool done() const { return i0 >= r1; }
+  void next(const StripRange& s) {
+    panel += static_cast<std::size_t>((s.k1 - s.k0) * mr);
+    i0 = i1;
+    i1 = std::min(r1, i1 + mr);
+  }
+};
+
 // triangle_strip(): rows [i0, i0 + mrb) of the product for one NR-column panel of packed B
-// (b_panel, k from 0), into c, as a staircase down the strip's diagonal block: level t runs
-// the rows that reach the block's k range [i0 + t * step, i0 + (t + 1) * step), step being
-// the kernel's row_step (lower: rows [t * step, mrb); upper: rows [0, (t + 1) * step)),
-// and the level whose rows are all of the strip also runs the rectangle off the diagonal block,
-// first, with beta = 0 (the first write of every row). The zeros of the diagonal block are then
-// multiplied on step x step corners instead of the whole MR x MR block, and most of the flops
-// stay in the full-height tile. Every level starts at a multiple of row_step into the packed
-// panel (KernelFns::row_step). float's MR of 48 multiplied 18 % more than the triangle's flops
-// at strmm_ 256 (one panel of six strips) (docs/level3.md, "TRMM").
+// (b_panel, k from 0), into c, beta = 0 (the first write of every row), with the zeros of the
+// diagonal block multiplied on row_step x row_step corners only instead of the whole MR x MR
+// block (float's MR of 48 multiplied 18 % more than the triangle's flops at strmm_ 256;
+// docs/level3.md, "TRMM"). The kernel's triangle tile (KernelFns::packed_triangle) does it in
+// one call, its vectors reaching a row_step further each. A kernel without one runs the same
+// staircase as tiles: level t runs the rows that reach the block's k range
+// [i0 + t * step, i0 + (t + 1) * step) (lower: rows [t * step, mrb); upper: rows
+// [0, (t + 1) * step)), on a narrower instantiation each, and the level whose rows are all of
+// the strip also runs the rectangle off the diagonal block, first, with beta = 0. Every level
+// starts at a multiple of row_step into the packed panel (KernelFns::row_step).
 template <class T>
 void triangle_strip(const detail::KernelFns<T>& f, bool lower, T alpha, index_t i0, index_t mrb,
                     index_t nrb, const StripRange& s, const T* a_panel, const T* b_panel, T* c,
                     index_t ldc) {
   const index_t mr = f.mr;
   const index_t nr = f.nr;
+  if (f.packed_triangle != nullptr) {
+    f.packed_triangle(lower, mrb, nrb, s.k1 - s.k0, i0 - s.k0, a_panel, mr, b_panel + s.k0 * nr, c,
+                      ldc, alpha, T(0));
+    return;
+  }
   const index_t step = f.row_step;
-  const index_t levels = (mrb + step - 1) / step;
+  index_t levels = 1;
+  while (levels * step < mrb) ++levels;
   const auto level = [&](index_t t, T beta) {
     const index_t r0 = lower ? t * step : 0;  // the level's rows [r0, r1) of the strip
     const index_t r1 = lower ? mrb : std::min(mrb, (t + 1) * step);
@@ -93,19 +118,18 @@ template <class T>
 void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, MatrixView<const T> a,
                         index_t r0, index_t r1, T* ap) {
   const index_t m = a.rows;
-  const index_t mr = f.mr;
   const index_t rs = a.row_stride();
   const index_t cs = a.col_stride();
-  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
-  for (index_t s0 = r0; s0 < r1; s0 += mr) {
-    const index_t rows = std::min(mr, r1 - s0);
-    const StripRange s = strip_range(lower, m, mr, s0, rows);
-    T* panel = ap + (s.offset - base);
+  for (StripWalk w(lower, m, f.mr, r0, r1); !w.done();) {
+    const index_t s0 = w.i0;
+    const index_t rows = w.i1 - w.i0;
+    const StripRange s = strip_range(lower, m, w.i0, w.i1);
+    T* panel = ap + w.panel;
     f.pack_a(rows, s.k1 - s.k0, a.data + s0 * rs + s.k0 * cs, rs, cs, panel);
     // Step p of the diagonal block: rows i < p - s0 lie above the diagonal (zero in a lower
     // triangle), rows i > p - s0 below it (zero in an upper one); row p - s0 is on it.
     for (index_t p = s0; p < s0 + rows; ++p) {
-      T* step = panel + (p - s.k0) * mr;
+      T* step = panel + (p - s.k0) * f.mr;
       const index_t on = p - s0;
       if (lower) {
         std::fill(step, step + on, T(0));
@@ -114,6 +138,7 @@ void pack_triangle_rows(const detail::KernelFns<T>& f, bool lower, bool unit, Ma
       }
       if (unit) step[on] = T(1);
     }
+    w.next(s);
   }
 }
 
@@ -125,15 +150,16 @@ void multiply_triangle_rows(const detail::KernelFns<T>& f, bool lower, T alpha, 
   const index_t nr = f.nr;
   const index_t ncb = b.cols;
   const bool col_major = b.row_stride() == 1;
-  const index_t base = strip_range(lower, m, mr, r0, 0).offset;
   alignas(64) T tile[kMaxMr * kMaxNr];
   for (index_t jr = 0; jr < ncb; jr += nr) {
     const index_t nrb = std::min(nr, ncb - jr);
     const T* b_panel = bp + jr * m;
-    for (index_t i0 = r0; i0 < r1; i0 += mr) {
-      const index_t mrb = std::min(mr, r1 - i0);
-      const StripRange s = strip_range(lower, m, mr, i0, mrb);
-      const T* a_panel = ap + (s.offset - base);
+    for (StripWalk w(lower, m, mr, r0, r1); !w.done();) {
+      const index_t i0 = w.i0;
+      const index_t mrb = w.i1 - w.i0;
+      const StripRange s = strip_range(lower, m, w.i0, w.i1);
+      const T* a_panel = ap + w.panel;
+      w.next(s);
       if (col_major) {
         triangle_strip(f, lower, alpha, i0, mrb, nrb, s, a_panel, b_panel, &b(i0, jr),
                        b.col_stride());

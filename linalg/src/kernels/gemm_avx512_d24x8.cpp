@@ -13,6 +13,7 @@
 #include "transpose_avx2.hpp"
 #include "ukernel_dot.hpp"
 #include "ukernel_simd.hpp"
+#include "ukernel_triangle.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
@@ -111,6 +112,7 @@ KernelFns<double> avx512_kernels_d24x8() {
   fns.row_step = Ops::kLanes;
   fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
   fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
+  fns.packed_triangle = &simd_triangle_tile<Ops, kMr, kNr>;
   fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
   fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
   fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
