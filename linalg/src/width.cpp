@@ -88,6 +88,10 @@ std::atomic<std::uint64_t> g_penalty_stamp_ns{0};
 std::atomic<bool> g_observe{true};
 // The last wide sections, newest in bit 0: 1 = lost against the serial estimate.
 std::atomic<std::uint32_t> g_loss_bits{0};
+// The wide sections since the last stall, up to kStallRecurSections, or kNoStallYet (a relaxed
+// load and store: a racing count only shifts the threshold).
+constexpr std::uint32_t kNoStallYet = ~std::uint32_t{0};
+std::atomic<std::uint32_t> g_sections_since_stall{kNoStallYet};
 // kLossesToPenalise: the penalty applies only while at least 2 of the last 4 wide sections
 // lost. A single outlier (a fresh pool's first wake, one unlucky preemption) must not keep
 // every later call inline: in the gemm bench (one short process per shape) it did, and 2
@@ -109,6 +113,16 @@ constexpr double kSliceLossNs = 500e3;
 // kStallWeight: a stall moves the penalty half way to its excess (a 1 ms stall keeps a 0.1 ms
 // region inline for ~60 ms); the same run with 1/8 left the per-call p99 at 3.1x.
 constexpr double kStallWeight = 0.5;
+// kStallRecurSections: a stall is evidence on its own only when it comes within this many wide
+// sections of the one before (the process's first one is too): stalls in more than 0.5 % of
+// sections reach a p99, which staying inline protects. Under `foreign_load --load 2:10` 1.6-2 %
+// of sections stall, and a penalty's inline stretch adds no sections before the next one. A
+// rarer stall is a loss like any other: on the 2-vCPU AMD EPYC (Zen 5)
+// VM, quiet, a kernel thread (kdamond) or the VM's own agent took a member's CPU for 0.7-3 ms
+// every 0.2-0.5 s (thousands of sections apart), and at kStallWeight each kept 2-thread strmm_
+// 256 (47 us wide, 90 us inline) inline for 60-90 ms, up to 12 % of the time (docs/gemm.md,
+// "What a wide region is charged for").
+constexpr std::uint32_t kStallRecurSections = 200;
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
   if (value <= 0.0 || now <= stamp) {
@@ -163,15 +177,21 @@ void record_section(double wall_ns, double expected_ns, double waited_ns) {
   // paused (the leader's own work took longer) would have been as slow inline.
   const double excess = std::clamp(wall_ns - expected_ns, 0.0, std::max(waited_ns, 0.0));
   const std::uint32_t bits = g_loss_bits.load(std::memory_order_relaxed);
-  // A stall (a member descheduled with a unit in hand) is evidence on its own; milder losses
-  // must repeat (2 of the last 4), and one within the tie tolerance is no loss.
+  // A stall (a member descheduled with a unit in hand) that recurs is evidence on its own and
+  // moves the penalty half way to its excess; milder losses, and a rare stall, must repeat (2
+  // of the last 4), and one within the tie tolerance is no loss.
   const bool stall = excess >= std::max((kStallFactor - 1.0) * expected_ns, kSliceLossNs);
+  const std::uint32_t since_stall = g_sections_since_stall.load(std::memory_order_relaxed);
+  const bool recurring = stall && (since_stall < kStallRecurSections || since_stall == kNoStallYet);
+  if (stall || since_stall < kStallRecurSections) {
+    g_sections_since_stall.store(stall ? 0 : since_stall + 1, std::memory_order_relaxed);
+  }
   const bool lost = excess > kWidthTieTolerance * expected_ns;
-  g_loss_bits.store(stall ? kLossWindow : (bits << 1) | (lost ? 1u : 0u),
+  g_loss_bits.store(recurring ? kLossWindow : (bits << 1) | (lost ? 1u : 0u),
                     std::memory_order_relaxed);
   const double current = decayed(g_penalty_ns.load(std::memory_order_relaxed),
                                  g_penalty_stamp_ns.load(std::memory_order_relaxed), now);
-  const double weight = stall ? kStallWeight : kPenaltyWeight;
+  const double weight = recurring ? kStallWeight : kPenaltyWeight;
   g_penalty_ns.store((1.0 - weight) * current + weight * excess, std::memory_order_relaxed);
   g_penalty_stamp_ns.store(now, std::memory_order_relaxed);
 }
@@ -199,6 +219,7 @@ void detail::set_section_observation(bool enabled) {
   set_wide_explore_gap_ns(kWideExploreGapNs);
   g_penalty_ns.store(0.0, std::memory_order_relaxed);
   g_loss_bits.store(0, std::memory_order_relaxed);
+  g_sections_since_stall.store(kNoStallYet, std::memory_order_relaxed);
 }
 
 double dispatch_cost_ns(std::size_t width, DispatchKind kind) {

@@ -173,10 +173,24 @@ TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
   EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
   record_section(1.5 * (work / 2), work / 2, work / 4);
   EXPECT_GT(observed_section_penalty_ns(), 0.0);
-  // One stall (a member descheduled with a unit in hand: 3x the inline time or more, a
+  // A stall (a member descheduled with a unit in hand: 3x the inline time or more, a
   // scheduler slice of it spent waiting) is evidence on its own, and moves the penalty half
-  // way to its excess.
+  // way to its excess: the process's first one, and one within kStallRecurSections of the last.
   detail::set_section_observation(true);
+  record_section(5e6 + work / 2, work / 2, 5e6);
+  EXPECT_GT(observed_section_penalty_ns(), 2e6);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
+  // A stall after hundreds of quiet sections (a periodic kernel thread's preemption) is one
+  // loss: alone, it is not charged.
+  detail::set_section_observation(true);
+  record_section(5e6 + work / 2, work / 2, 5e6);
+  for (int i = 0; i < 250; ++i) record_section(work / 2, work / 2, 0);
+  EXPECT_LT(observed_section_penalty_ns(), cost2);
+  record_section(5e6 + work / 2, work / 2, 5e6);
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0);
+  EXPECT_EQ(choose_width_observed(work, 1, 2), 2u);
+  // One soon after it is evidence again.
+  record_section(work / 2, work / 2, 0);
   record_section(5e6 + work / 2, work / 2, 5e6);
   EXPECT_GT(observed_section_penalty_ns(), 2e6);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
