@@ -118,7 +118,7 @@ constexpr double kStallWeight = 0.5;
 // sections reach a p99, which staying inline protects. Under `foreign_load --load 2:10` 1.6-2 %
 // of sections stall, and a penalty's inline stretch adds no sections before the next one. A
 // rarer stall is a loss like any other: on the 2-vCPU AMD EPYC (Zen 5) VM, quiet, a kernel
-// thread (kdamond) or the VM's own agent took a member's CPU for 0.7-3 ms every 0.2-0.5 s
+// thread (kdamond) or the VM's own services took a member's CPU for 0.7-3 ms every 0.2-0.5 s
 // (thousands of sections apart), and at kStallWeight each kept 2-thread strmm_ 256 (47 us
 // wide, 90 us inline) inline for 60-160 ms, up to a fifth of the time (docs/gemm.md, "What a
 // wide region is charged for").
