@@ -195,6 +195,27 @@ template <class Ops, int MR, int NR>
   }
 }
 
+// finish_tile(): C(m x n) = alpha acc + beta C, the tile's last phase.
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void finish_tile(AccTile<Ops, MR, NR>& acc, index_t m, index_t n,
+                                               typename Ops::T* c, index_t ldc,
+                                               typename Ops::T alpha, typename Ops::T beta) {
+  using V = typename Ops::V;
+  using T = typename Ops::T;
+  const V va = Ops::set1(alpha);
+  const V vb = Ops::set1(beta);
+  // beta == 1 (every update of TRSM, SYRK and POTRF, alpha = -1): C += alpha * AB is one FMA
+  // per vector with alpha folded in, instead of a multiply pass and an FMA.
+  const bool accumulate_c = beta == T(1);
+  const bool add_c = beta != T(0);
+  if (alpha != T(1) && !accumulate_c) scale<Ops, MR, NR>(acc, va);
+  if (m == MR && n == NR) {
+    store_full<Ops, MR, NR>(acc, c, ldc, va, vb, accumulate_c, add_c);
+  } else {
+    store_edge<Ops, MR, NR>(acc, m, n, c, ldc, va, vb, accumulate_c, add_c);
+  }
+}
+
 // simd_kernel_any_b(): C(m x n) = alpha A B + beta C for one tile, m <= MR, n <= NR, B read
 // through `bsrc`.
 // kColdCLd: a leading dimension past which C is taken to be cold (columns of more than 256
@@ -205,8 +226,6 @@ template <class Ops, int MR, int NR, bool kUnpackedA, class BSource>
 void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* a, index_t a_step,
                        BSource bsrc, typename Ops::T* c, index_t ldc, typename Ops::T alpha,
                        typename Ops::T beta) {
-  using V = typename Ops::V;
-  using T = typename Ops::T;
   constexpr int kMv = MR / Ops::kLanes;
   static_assert(MR % Ops::kLanes == 0);
 
@@ -233,18 +252,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
     accumulate<Ops, MR, NR, true>(acc, kc, a, a_step, bsrc, amask);
   }
 
-  const V va = Ops::set1(alpha);
-  const V vb = Ops::set1(beta);
-  // beta == 1 (every update of TRSM, SYRK and POTRF, alpha = -1): C += alpha * AB is one FMA
-  // per vector with alpha folded in, instead of a multiply pass and an FMA.
-  const bool accumulate_c = beta == T(1);
-  const bool add_c = beta != T(0);
-  if (alpha != T(1) && !accumulate_c) scale<Ops, MR, NR>(acc, va);
-  if (m == MR && n == NR) {
-    store_full<Ops, MR, NR>(acc, c, ldc, va, vb, accumulate_c, add_c);
-  } else {
-    store_edge<Ops, MR, NR>(acc, m, n, c, ldc, va, vb, accumulate_c, add_c);
-  }
+  finish_tile<Ops, MR, NR>(acc, m, n, c, ldc, alpha, beta);
 }
 
 // simd_kernel_rows(): the MicroKernel entry (packed B). Edge tiles of m <= MR - kLanes rows

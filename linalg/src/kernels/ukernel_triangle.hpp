@@ -81,8 +81,6 @@ void simd_triangle_tile(bool lower, index_t m, index_t n, index_t kc, index_t di
                         const typename Ops::T* a, index_t a_step, const typename Ops::T* b,
                         typename Ops::T* c, index_t ldc, typename Ops::T alpha,
                         typename Ops::T beta) {
-  using V = typename Ops::V;
-  using T = typename Ops::T;
   constexpr int kL = Ops::kLanes;
   constexpr int kMv = MR / kL;
   if constexpr (MR > kL) {
@@ -101,16 +99,7 @@ void simd_triangle_tile(bool lower, index_t m, index_t n, index_t kc, index_t di
   if (kc > 64) prefetch_c<Ops, MR, NR>(c, ldc);  // as in simd_kernel_any_b()
   triangle_phases<Ops, MR, NR>(acc, lower, kc, diag, a, a_step, b,
                                std::make_integer_sequence<int, kMv>{});
-  const V va = Ops::set1(alpha);
-  const V vb = Ops::set1(beta);
-  const bool accumulate_c = beta == T(1);
-  const bool add_c = beta != T(0);
-  if (alpha != T(1) && !accumulate_c) scale<Ops, MR, NR>(acc, va);
-  if (m == MR && n == NR) {
-    store_full<Ops, MR, NR>(acc, c, ldc, va, vb, accumulate_c, add_c);
-  } else {
-    store_edge<Ops, MR, NR>(acc, m, n, c, ldc, va, vb, accumulate_c, add_c);
-  }
+  finish_tile<Ops, MR, NR>(acc, m, n, c, ldc, alpha, beta);
 }
 
 }  // namespace teamla::linalg::detail
