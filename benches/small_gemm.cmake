@@ -6,3 +6,13 @@ if(TARGET benchmark::benchmark)
   target_link_libraries(small_gemm PRIVATE benchmark::benchmark ${CMAKE_DL_LIBS} teamla_warnings)
   target_include_directories(small_gemm PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 endif()
+
+# libteamla_bench_xsmm.so: libxsmm's JIT kernels behind dgemm_/sgemm_, OpenBLAS for the calls
+# libxsmm has no kernel for (reported on stderr), so that small_gemm can load it.
+if(TARGET teamla::baseline_xsmm AND TARGET teamla::baseline_openblas)
+  add_library(teamla_bench_xsmm SHARED ${CMAKE_CURRENT_LIST_DIR}/xsmm_blas.cpp)
+  set_target_properties(teamla_bench_xsmm PROPERTIES CXX_VISIBILITY_PRESET hidden
+                                                     OUTPUT_NAME teamla_bench_xsmm)
+  target_link_libraries(teamla_bench_xsmm PRIVATE teamla::baseline_xsmm
+                                                  teamla::baseline_openblas)
+endif()

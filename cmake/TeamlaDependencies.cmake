@@ -37,6 +37,21 @@ if(TEAMLA_BUILD_TESTS OR TEAMLA_BUILD_BENCHES)
     message(STATUS "teamla: BLIS not found (libblis-dev): its baseline benches are off")
   endif()
 
+  # libxsmm 1.17 (libxsmm-dev): static archives only, built position-independent; the small
+  # GEMM benches load it through a shim (benches/xsmm_blas.cpp) as a further anchor.
+  find_path(TEAMLA_XSMM_INCLUDE libxsmm.h)
+  find_library(TEAMLA_XSMM_LIBRARY NAMES libxsmm.a)
+  if(TEAMLA_XSMM_INCLUDE AND TEAMLA_XSMM_LIBRARY)
+    add_library(teamla_baseline_xsmm INTERFACE)
+    target_include_directories(teamla_baseline_xsmm SYSTEM INTERFACE ${TEAMLA_XSMM_INCLUDE})
+    target_link_libraries(teamla_baseline_xsmm INTERFACE ${TEAMLA_XSMM_LIBRARY} Threads::Threads
+                                                         ${CMAKE_DL_LIBS} rt m)
+    add_library(teamla::baseline_xsmm ALIAS teamla_baseline_xsmm)
+    message(STATUS "teamla: libxsmm baseline: ${TEAMLA_XSMM_LIBRARY}")
+  else()
+    message(STATUS "teamla: libxsmm not found (libxsmm-dev): its small-GEMM arm is off")
+  endif()
+
   if(NOT Eigen3_FOUND)
     message(STATUS "teamla: Eigen 3.4 not found (libeigen3-dev): Eigen tests and benches are off")
   endif()
