@@ -71,27 +71,35 @@ class Placed {
 
 std::size_t g_offset = 0;  // --offset
 
-// SmallCall: one library's dgemm_/sgemm_ at one shape on operands of its own, C += A B (beta =
-// 1: the common update, C read and written).
+// Operands: one shape's A, B and C, placed (g_offset) and filled once.
+template <class T>
+struct Operands {
+  explicit Operands(Shape s)
+      : a(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset),
+        b(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset),
+        c(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset) {}
+  Placed<T> a, b, c;
+};
+
+// SmallCall: one library's dgemm_/sgemm_ at one shape, C += A B (beta = 1: the common update,
+// C read and written), on operands it may share with another library's call.
 template <class T>
 class SmallCall {
  public:
-  SmallCall(Gemm<T> gemm, char ta, char tb, Shape s)
+  SmallCall(Gemm<T> gemm, char ta, char tb, Shape s, Operands<T>& operands)
       : gemm_(gemm),
         ta_(ta),
         tb_(tb),
         s_(s),
         lda_(ta == 'N' ? s.m : s.k),
         ldb_(tb == 'N' ? s.k : s.n),
-        a_(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset),
-        b_(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset),
-        c_(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset) {}
+        operands_(&operands) {}
 
   void operator()() {
     const T one = 1;
-    gemm_(&ta_, &tb_, &s_.m, &s_.n, &s_.k, &one, a_.data(), &lda_, b_.data(), &ldb_, &one,
-          c_.data(), &s_.m);
-    benchmark::DoNotOptimize(c_.data());
+    gemm_(&ta_, &tb_, &s_.m, &s_.n, &s_.k, &one, operands_->a.data(), &lda_, operands_->b.data(),
+          &ldb_, &one, operands_->c.data(), &s_.m);
+    benchmark::DoNotOptimize(operands_->c.data());
     benchmark::ClobberMemory();
   }
   double flops() const { return 2.0 * s_.m * s_.n * s_.k; }
@@ -101,14 +109,15 @@ class SmallCall {
   char ta_, tb_;
   Shape s_;
   int lda_, ldb_;
-  Placed<T> a_, b_, c_;
+  Operands<T>* operands_;
 };
 
 template <class T>
 void time_calls(benchmark::State& state, Gemm<T> gemm, const teamla::bench::Library& library,
                 char ta, char tb, Shape s) {
   library.apply_threads();
-  SmallCall<T> call(gemm, ta, tb, s);
+  Operands<T> operands(s);
+  SmallCall<T> call(gemm, ta, tb, s, operands);
   for (auto _ : state) call();
   state.counters["flops"] =
       benchmark::Counter(call.flops(), benchmark::Counter::kIsIterationInvariantRate);
@@ -140,8 +149,12 @@ double seconds_per_call(const teamla::bench::Library& library, SmallCall<T>& cal
 template <class T>
 void time_pair(benchmark::State& state, std::array<Gemm<T>, 2> gemm,
                const std::array<teamla::bench::Library, 2>& libraries, char ta, char tb, Shape s) {
-  std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s),
-                                    SmallCall<T>(gemm[1], ta, tb, s)};
+  // One set of operands for both sides: with a set each, the tall 2048 x 16 x 16 read 1.12
+  // and 0.94 (NN, NT) in a control pairing two copies of one library, as each side's pages
+  // fell on L2's sets (docs/perf/small.md, "Paired runs (Zen 5 VM)").
+  Operands<T> operands(s);
+  std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s, operands),
+                                    SmallCall<T>(gemm[1], ta, tb, s, operands)};
   std::array<long, 2> counts{};
   std::array<teamla::bench::PairSide, 2> batches;
   for (int i : {0, 1}) {
