@@ -43,6 +43,45 @@ bool kernel_takes(char op_a, T alpha, T beta) {
   return alpha == T(1) && (beta == T(0) || beta == T(1)) && cblas_op(op_a) == CblasNoTrans;
 }
 
+// The two types' libxsmm dispatch and OpenBLAS call, so that gemm() is written once.
+libxsmm_dmmfunction dispatch(const int* m, const int* n, const int* k, const int* lda,
+                             const int* ldb, const int* ldc, const double* alpha,
+                             const double* beta, const int* flags) {
+  return libxsmm_dmmdispatch(*m, *n, *k, lda, ldb, ldc, alpha, beta, flags, nullptr);
+}
+libxsmm_smmfunction dispatch(const int* m, const int* n, const int* k, const int* lda,
+                             const int* ldb, const int* ldc, const float* alpha, const float* beta,
+                             const int* flags) {
+  return libxsmm_smmdispatch(*m, *n, *k, lda, ldb, ldc, alpha, beta, flags, nullptr);
+}
+void openblas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, double alpha,
+                   const double* a, int lda, const double* b, int ldb, double beta, double* c,
+                   int ldc) {
+  cblas_dgemm(CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void openblas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha,
+                   const float* a, int lda, const float* b, int ldb, float beta, float* c,
+                   int ldc) {
+  cblas_sgemm(CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// gemm(): one Fortran-convention call, on libxsmm's kernel when it has one.
+template <class T>
+void gemm(char type, const char* ta, const char* tb, const int* m, const int* n, const int* k,
+          const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta,
+          T* c, const int* ldc) {
+  if (kernel_takes(*ta, *alpha, *beta)) {
+    const int flags = xsmm_flags(*tb, *beta == T(0));
+    const auto kernel = dispatch(m, n, k, lda, ldb, ldc, alpha, beta, &flags);
+    if (kernel != nullptr) {
+      kernel(a, b, c);
+      return;
+    }
+  }
+  report_fallback(type, *ta, *tb, *m, *n, *k);
+  openblas_gemm(cblas_op(*ta), cblas_op(*tb), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+}
+
 }  // namespace
 
 extern "C" {
@@ -52,18 +91,7 @@ __attribute__((visibility("default"))) void dgemm_(const char* ta, const char* t
                                                    const double* a, const int* lda, const double* b,
                                                    const int* ldb, const double* beta, double* c,
                                                    const int* ldc) {
-  if (kernel_takes(*ta, *alpha, *beta)) {
-    const int flags = xsmm_flags(*tb, *beta == 0.0);
-    const libxsmm_dmmfunction kernel =
-        libxsmm_dmmdispatch(*m, *n, *k, lda, ldb, ldc, alpha, beta, &flags, nullptr);
-    if (kernel != nullptr) {
-      kernel(a, b, c);
-      return;
-    }
-  }
-  report_fallback('d', *ta, *tb, *m, *n, *k);
-  cblas_dgemm(CblasColMajor, cblas_op(*ta), cblas_op(*tb), *m, *n, *k, *alpha, a, *lda, b, *ldb,
-              *beta, c, *ldc);
+  gemm('d', ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 __attribute__((visibility("default"))) void sgemm_(const char* ta, const char* tb, const int* m,
@@ -71,18 +99,7 @@ __attribute__((visibility("default"))) void sgemm_(const char* ta, const char* t
                                                    const float* a, const int* lda, const float* b,
                                                    const int* ldb, const float* beta, float* c,
                                                    const int* ldc) {
-  if (kernel_takes(*ta, *alpha, *beta)) {
-    const int flags = xsmm_flags(*tb, *beta == 0.0F);
-    const libxsmm_smmfunction kernel =
-        libxsmm_smmdispatch(*m, *n, *k, lda, ldb, ldc, alpha, beta, &flags, nullptr);
-    if (kernel != nullptr) {
-      kernel(a, b, c);
-      return;
-    }
-  }
-  report_fallback('s', *ta, *tb, *m, *n, *k);
-  cblas_sgemm(CblasColMajor, cblas_op(*ta), cblas_op(*tb), *m, *n, *k, *alpha, a, *lda, b, *ldb,
-              *beta, c, *ldc);
+  gemm('s', ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // extern "C"
