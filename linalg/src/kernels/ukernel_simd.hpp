@@ -216,6 +216,19 @@ template <class Ops, int MR, int NR>
   }
 }
 
+// recompute_c_addresses(): an empty asm that the compiler must assume changes `c` and `ldc`,
+// so that the C tile's column addresses are computed again for the stores. Otherwise GCC keeps
+// the ones prefetch_c() computed live through the k loop, in the registers of B's column
+// offsets (ColumnsB): those went to the stack, every broadcast waited on a reload, and the loop
+// counter lived in memory (objdump, GCC 12). Paired against the build before (small_gemm,
+// 15-41 pairs, Zen 5 VM, 1 thread): dgemm NN 2048 x 16 x 16 at 1.00-1.02x OpenBLAS where it
+// was 0.89-0.92x; dgemm NN 16^3 1.10, NT 12^3 1.14, TN 8^3-16^3 1.23-1.39 (docs/gemm.md,
+// "Small path").
+template <class T>
+[[gnu::always_inline]] inline void recompute_c_addresses(T*& c, index_t& ldc) {
+  asm("" : "+r"(c), "+r"(ldc));
+}
+
 // simd_kernel_any_b(): C(m x n) = alpha A B + beta C for one tile, m <= MR, n <= NR, B read
 // through `bsrc`.
 // kColdCLd: a leading dimension past which C is taken to be cold (columns of more than 256
@@ -251,7 +264,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
     row_masks<Ops, MR>(m, amask);
     accumulate<Ops, MR, NR, true>(acc, kc, a, a_step, bsrc, amask);
   }
-
+  recompute_c_addresses(c, ldc);
   finish_tile<Ops, MR, NR>(acc, m, n, c, ldc, alpha, beta);
 }
 
