@@ -220,10 +220,10 @@ template <class Ops, int MR, int NR>
 // so that the C tile's column addresses are computed again for the stores. Otherwise GCC keeps
 // the ones prefetch_c() computed live through the k loop, in the registers of B's column
 // offsets (ColumnsB): those went to the stack, every broadcast waited on a reload, and the loop
-// counter lived in memory (objdump, GCC 12). Paired against the build before (small_gemm,
-// 15-41 pairs, Zen 5 VM, 1 thread): dgemm NN 2048 x 16 x 16 at 1.00-1.02x OpenBLAS where it
-// was 0.89-0.92x; dgemm NN 16^3 1.10, NT 12^3 1.14, TN 8^3-16^3 1.23-1.39 (docs/gemm.md,
-// "Small path").
+// counter lived in memory (objdump, GCC 12). Paired against the build before (small_gemm
+// --pairs 41, Zen 5 VM, 1 thread): dgemm NN 12^3 1.13, 16^3 1.10, NT 12^3 1.11, TN 8^3-16^3
+// 1.19-1.38; dgemm NN 2048 x 16 x 16 against OpenBLAS in five processes 0.90-1.01 (median
+// 0.996) where the build before read 0.91-0.94 (docs/gemm.md, "Small path").
 template <class T>
 [[gnu::always_inline]] inline void recompute_c_addresses(T*& c, index_t& ldc) {
   asm("" : "+r"(c), "+r"(ldc));
