@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cmath>
+#include <bit>
 #include <cstdint>
 
 #include "teamla/linalg/width.hpp"
@@ -64,11 +64,39 @@ constexpr unsigned kClasses = 48;  // floor(log2(flops))
 std::array<Cell, kKinds * kScalars * kClasses> g_cells;
 std::atomic<std::uint64_t> g_wide_explore_gap_ns{kWideExploreGapNs};
 
+// The classes of each kind and scalar size (bit c: class c) whose next region the learner will
+// run inline by choice (learned_inline()). A bit changes only when a class's answer does (a
+// locked OR or AND a few times per explore run); callers read the word with one load.
+static_assert(kClasses <= 64);
+std::array<std::atomic<std::uint64_t>, kKinds * kScalars> g_inline_classes{};
+
+// size_class(): floor(log2(flops)) from the exponent's bits (ilogb() is a call into libm, on
+// the path of every BLAS call the learner runs inline), clamped to the classes.
+unsigned size_class(double flops) {
+  if (!(flops >= 1)) return 0;
+  const auto exponent = static_cast<int>((std::bit_cast<std::uint64_t>(flops) >> 52) & 0x7FF);
+  return static_cast<unsigned>(std::min(exponent - 1023, int{kClasses} - 1));
+}
+
+unsigned class_row(RegionKind kind, std::size_t scalar_bytes) {
+  return static_cast<unsigned>(kind) * kScalars + (scalar_bytes == 8 ? 0U : 1U);
+}
+
 unsigned cell_index(RegionKind kind, std::size_t scalar_bytes, double flops) {
-  const int log2 = flops >= 1 ? std::ilogb(flops) : 0;
-  const auto size_class = static_cast<unsigned>(std::clamp(log2, 0, int{kClasses} - 1));
-  return (static_cast<unsigned>(kind) * kScalars + (scalar_bytes == 8 ? 0U : 1U)) * kClasses +
-         size_class;
+  return class_row(kind, scalar_bytes) * kClasses + size_class(flops);
+}
+
+// publish_inline(): whether the next region of cell `index` is one the learner runs inline
+// without needing to see it (learned_inline()).
+void publish_inline(unsigned index, bool runs_inline) {
+  std::atomic<std::uint64_t>& word = g_inline_classes[index / kClasses];
+  const std::uint64_t bit = std::uint64_t{1} << (index % kClasses);
+  if (((word.load(std::memory_order_relaxed) & bit) != 0) == runs_inline) return;
+  if (runs_inline) {
+    word.fetch_or(bit, std::memory_order_relaxed);
+  } else {
+    word.fetch_and(~bit, std::memory_order_relaxed);
+  }
 }
 
 // learn(): `high` is the cell's bit of this arm's last sample: over kOutlier x the rate.
@@ -117,6 +145,8 @@ void detail::reset_learned_rates() {
     cell.warmed.store(0, std::memory_order_relaxed);
     cell.high.store(0, std::memory_order_relaxed);
   }
+  for (std::atomic<std::uint64_t>& word : g_inline_classes)
+    word.store(0, std::memory_order_relaxed);
 }
 
 // The floor of the last team this thread planned for, in flops (per scalar size): a region
@@ -133,10 +163,9 @@ thread_local TinyFloor t_floor;
 std::atomic<double> g_inline_floor[2] = {0.0, 0.0};
 
 bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops) {
-  const Cell& cell = g_cells[cell_index(kind, scalar_bytes, flops)];
-  return cell.serial.load(std::memory_order_relaxed) > 0 &&
-         cell.regions.load(std::memory_order_relaxed) > 0 &&
-         !cell.chose_wide.load(std::memory_order_relaxed);
+  const std::uint64_t word =
+      g_inline_classes[class_row(kind, scalar_bytes)].load(std::memory_order_relaxed);
+  return ((word >> size_class(flops)) & 1U) != 0;
 }
 
 double inline_floor_flops(std::size_t scalar_bytes) {
@@ -198,6 +227,9 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
       serial > kLearnCeilingNs) {
     plan.width = model_width;
     if (plan.width > 1) note_wide_plan(plan);
+    // The model's choice stands until the rates or the cost change (the legacy arm keeps
+    // every region on the planner, as threadteam 0.1.3 did).
+    publish_inline(plan.cell, !legacy && model_width == 1);
     return plan;
   }
   // The close calls: measure both arms and take the faster.
@@ -282,6 +314,10 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   // explores, every kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads
   // stay off most small calls.
   plan.timed = plan.width > 1 || learned_serial <= 0 || explore || region % kTimedInlineEvery == 0;
+  // A caller may skip planning the next region only if it would run inline and is no explore
+  // run's: a run's regions then come here one after another, as the run needs (its first
+  // wakes the members for the wide regions after it).
+  publish_inline(plan.cell, !go_wide && learned_serial > 0 && region + 1 < run_start);
   return plan;
 }
 

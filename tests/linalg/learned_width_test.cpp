@@ -130,6 +130,44 @@ TEST_F(LearnedWidth, LearnedInlineFollowsTheChoice) {
   EXPECT_FALSE(learned_inline(RegionKind::gemm, 4, flops_)) << "another class";
 }
 
+// A caller that skips planning while learned_inline() says so (the BLAS ABI, but for one call
+// in kEnginePassEvery) skips only regions the learner would run inline: an explore run's
+// regions, which wake the members and then time the wide arm, each come to the planner.
+TEST_F(LearnedWidth, LearnedInlineIsFalseForAnExploreRun) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(200, serial, 1.5 * serial);
+  int skippable = 0;
+  int wide = 0;
+  int woke = 0;
+  for (int i = 0; i < 400; ++i) {
+    const bool skippable_now = learned_inline(RegionKind::gemm, 8, flops_);
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (skippable_now) {
+      ++skippable;
+      EXPECT_EQ(plan.width, 1u) << "region " << i << " was wide, but the caller could skip it";
+      EXPECT_FALSE(plan.woke_members) << "region " << i;
+    }
+    wide += plan.width > 1 ? 1 : 0;
+    woke += plan.woke_members ? 1 : 0;
+    if (plan.timed) record_region(plan, plan.width > 1 ? 1.5 * serial : serial);
+  }
+  EXPECT_GE(skippable, 300) << "most regions of an inline class can be skipped";
+  EXPECT_GE(wide, 1) << "the wide arm is still re-run";
+  EXPECT_GE(woke, 1);
+}
+
+// A class whose learned inline time fell below the learner's floor is the model's to decide
+// again, and the model runs it inline: its regions can be skipped too (before, the ABI sent
+// every such call to the engine, 0.90x its 1-thread rate for dgemm_ 16 x 16 x 256).
+TEST_F(LearnedWidth, LearnedInlineHoldsWhereTheModelDecidesInline) {
+  const double serial = flops_ / gemm_serial_gflops(8);
+  feed(400, serial / 100, 3 * serial);  // the learned time falls under kLearnFloorCosts costs
+  exec_.stats = ExecStats{};
+  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1u);
+  EXPECT_EQ(exec_.stats.learned_regions, 0U) << "the model decided";
+  EXPECT_TRUE(learned_inline(RegionKind::gemm, 8, flops_));
+}
+
 TEST_F(LearnedWidth, LearnedInlineIsFalseWhereWideRunsFaster) {
   const double serial = flops_ / gemm_serial_gflops(8);
   feed(200, serial, 0.55 * serial);

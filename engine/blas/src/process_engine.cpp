@@ -43,7 +43,7 @@ struct ProcessEngine {
   // is above the engine's width take the creation mutex once, not at every call.
   std::atomic<std::size_t> serves{0};
   std::atomic<int> process_threads{0};  // 0: unset, the engine's width
-  // The current engine's width (0: none), for one_thread_call(), which reads it without a lease.
+  // The current engine's width (0: none), for caller_thread(), which reads it without a lease.
   std::atomic<std::size_t> width{0};
   std::atomic<bool> has_retired{false};
   RetiredEngine* retired = nullptr;  // guarded by `creation`
@@ -57,9 +57,15 @@ struct ProcessEngine {
 static_assert(std::is_trivially_destructible_v<ProcessEngine>);
 constinit ProcessEngine g_process;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
 
-// The calling thread's own count (0: unset) and its last call's width, for the verbose log.
-constinit thread_local int t_thread_threads = 0;
+// The calling thread's last call's width, for the verbose log.
 constinit thread_local std::size_t t_last_call_threads = 0;
+// The calling thread's own count (0: unset) and caller_thread()'s counter, together: one
+// thread-local look-up reads both.
+struct ThreadState {
+  int threads = 0;
+  unsigned learned_inline_calls = 0;
+};
+constinit thread_local ThreadState t_state;
 
 // positive_count(): the leading positive integer of `text` ("4", "4,2" for OMP's nested
 // list), or 0.
@@ -271,11 +277,12 @@ engine::CpuEngine* acquire_engine(std::size_t wanted) {
 }
 
 // wanted_threads(): the calling thread's count, 0 when none is set.
-std::size_t wanted_threads() {
-  const int own = t_thread_threads;
+std::size_t wanted_threads(const ThreadState& state) {
+  const int own = state.threads;
   const int count = own > 0 ? own : g_process.process_threads.load(std::memory_order_relaxed);
   return static_cast<std::size_t>(std::max(count, 0));
 }
+std::size_t wanted_threads() { return wanted_threads(t_state); }
 
 // engine_threads(): the width calls get with no count set: the engine's, or before it exists
 // (or after exit closed it) the width the environment's rule gives.
@@ -310,7 +317,7 @@ void set_process_threads(int count) {
 
 int set_thread_threads(int count) {
   const int previous = thread_threads();
-  t_thread_threads = count < 1 ? 0 : clamped(count);
+  t_state.threads = count < 1 ? 0 : clamped(count);
   return previous;
 }
 
@@ -319,10 +326,15 @@ int thread_threads() {
   return wanted > 0 ? wanted : engine_threads();
 }
 
-bool one_thread_call() {
-  const std::size_t wanted = wanted_threads();
-  if (wanted > 0) return wanted == 1;
-  return g_process.width.load(std::memory_order_relaxed) == 1;
+CallerThread caller_thread() {
+  ThreadState* state = &t_state;
+  // GCC computes a thread-local address again for each use rather than keep it in a register
+  // (here: a second call into the dynamic linker); an address it cannot recompute is kept.
+  asm("" : "+r"(state));
+  const std::size_t wanted = wanted_threads(*state);
+  const bool one_thread =
+      wanted > 0 ? wanted == 1 : g_process.width.load(std::memory_order_relaxed) == 1;
+  return {one_thread, state->learned_inline_calls};
 }
 
 EngineLease::EngineLease() : limit_(wanted_threads()) {

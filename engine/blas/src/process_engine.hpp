@@ -52,10 +52,19 @@ int set_thread_threads(int count);
 // process-wide one, else the engine's width.
 [[nodiscard]] int thread_threads();
 
-// one_thread_call(): whether the calling thread's next call can use one thread only: its own
-// count, else the process-wide one, else the current engine's width is 1. Relaxed loads, no
-// lease and no engine created: false until an engine exists, unless a count of 1 is set.
-[[nodiscard]] bool one_thread_call();
+// CallerThread: what a small call reads of its thread before it decides to skip the engine,
+// from one thread-local look-up (in a shared library each is a call into the dynamic linker:
+// two of them were ~0.3 % of a dgemm_ 48 x 48 x 48, docs/engine.md, "Cost of a call").
+struct CallerThread {
+  // Whether the call can use one thread only: the thread's own count, else the process-wide
+  // one, else the current engine's width is 1 (false until an engine exists, unless a count
+  // of 1 is set). Relaxed loads, no lease and no engine created.
+  bool one_thread;
+  // The thread's count of calls that skipped the engine because the width learner runs their
+  // size class inline (routines.cpp, kEnginePassEvery).
+  unsigned& learned_inline_calls;
+};
+[[nodiscard]] CallerThread caller_thread();
 
 // EngineLease: one call's hold on the process engine, sized for the calling thread's count.
 // Not copyable; one thread.

@@ -137,21 +137,21 @@ void scale_columns(MatrixView<T> c, T beta) {
 // call").
 constexpr double kInlineVolume = 64.0 * 64.0 * 64.0;
 
-// kEnginePassEvery: of the calls in a size class the width learner runs inline, one in this
-// many still goes through the engine, so that the learner keeps timing the class and re-running
-// its wide arm (a class whose wide arm becomes faster then switches within a few hundred
-// calls). 2 threads, dgemm_ 48 x 48 x 48 took 0.88x its 1-thread rate on the engine's path
-// (docs/perf/small.md, "Paired runs").
-constexpr unsigned kEnginePassEvery = 16;
-thread_local unsigned t_learned_inline_calls = 0;
+// kEnginePassEvery: of a thread's calls in size classes the width learner runs inline, one in
+// this many still goes through the engine, so that the learner counts and times regions of the
+// class; when it wants to re-run the wide arm, learned_inline() is false and the run's calls all
+// come to the engine. With 16, 2 threads ran at 0.98-0.99x their 1-thread rate on dgemm_ 48^3
+// and 16 x 16 x 256, with 256 at 0.99-1.00 (docs/engine.md, "Cost of a call").
+constexpr unsigned kEnginePassEvery = 256;
 
 bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes) {
   const double volume =
       static_cast<double>(args.m) * static_cast<double>(args.n) * static_cast<double>(args.k);
   if (volume > kInlineVolume) return false;
-  if (one_thread_call() || 2.0 * volume < linalg::inline_floor_flops(scalar_bytes)) return true;
+  const CallerThread caller = caller_thread();
+  if (caller.one_thread || 2.0 * volume < linalg::inline_floor_flops(scalar_bytes)) return true;
   if (!linalg::learned_inline(linalg::RegionKind::gemm, scalar_bytes, 2.0 * volume)) return false;
-  return ++t_learned_inline_calls % kEnginePassEvery != 0;
+  return ++caller.learned_inline_calls % kEnginePassEvery != 0;
 }
 
 template <class T>

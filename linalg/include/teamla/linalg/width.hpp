@@ -153,11 +153,13 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
 // their own dispatch below it (the BLAS ABI: docs/engine.md, "Cost of a call").
 double inline_floor_flops(std::size_t scalar_bytes);
 
-// learned_inline(): whether the learner's last choice for regions of this kind and size class
-// was inline, on a learned inline rate (false before it has one, and for classes the model
-// decides). Relaxed loads. A caller may skip its own dispatch for most such regions if it still
-// plans some of them, so that the learner keeps timing and re-running the wide arm (the BLAS
-// ABI plans one in kEnginePassEvery: docs/engine.md, "Cost of a call").
+// learned_inline(): whether the next region of this kind and size class is one the learner
+// will run inline without re-running the wide arm: its last choice was inline, on a learned
+// inline rate, and no explore run is due (or the model decides the class, and inline). False
+// before the class has a rate, and while a run is due, so that a caller that skips its own
+// dispatch for such regions brings the run's regions to plan_region() one after another. It
+// must still plan some of the others, so that the learner counts and times them (the BLAS ABI
+// plans one in kEnginePassEvery: docs/engine.md, "Cost of a call"). One relaxed load.
 bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops);
 
 // record_region() reports how long a planned region took (only if plan.timed or wide).
