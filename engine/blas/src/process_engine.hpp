@@ -53,8 +53,8 @@ int set_thread_threads(int count);
 [[nodiscard]] int thread_threads();
 
 // CallerThread: what a small call reads of its thread before it decides to skip the engine,
-// from one thread-local look-up (in a shared library each is a call into the dynamic linker:
-// two of them were ~0.3 % of a dgemm_ 48 x 48 x 48, docs/engine.md, "Cost of a call").
+// from one thread-local look-up (in a shared library each is a call into the dynamic linker;
+// docs/engine.md, "Cost of a call").
 struct CallerThread {
   // Whether the call can use one thread only: the thread's own count, else the process-wide
   // one, else the current engine's width is 1 (false until an engine exists, unless a count
