@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <future>
 #include <limits>
 #include <memory>
 #include <random>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "../../linalg/src/width_internal.hpp"
+#include "team/held_worker.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/machine.hpp"
@@ -176,6 +178,30 @@ TEST_F(GemmBatch, MixedItemsEqualTheLoopSerially) {
 TEST_F(GemmBatch, LargeBatchGoesWideOnTwoThreadsAndEqualsTheLoop) {
   check_against_loop<double>(mixed_shapes(24), team_.get(), true);
   check_against_loop<float>(mixed_shapes(24), team_.get(), true);
+}
+
+// A member that has not started (held before it serves anything): the leader takes its own
+// run of units and then the member's (home_units.hpp), and the batch completes right without it.
+TEST(GemmBatchHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
+  if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
+  detail::set_section_observation(false);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  team::PoolBuilder builder = team::Pool::builder();
+  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
+  {
+    team::Team team = pool->acquire(2);
+    const std::vector<Shape> shapes = mixed_shapes(24);
+    auto got = make_batch<double>(shapes, 5);
+    const auto items = items_of(got);
+    Exec exec;
+    exec.team = &team;
+    gemm_batch<double>(items, exec);
+    EXPECT_EQ(exec.stats.max_width_used, 2U) << "planned wide";
+    expect_same_c(got, loop_reference<double>(shapes, 5));
+    release.set_value();
+  }
+  detail::set_section_observation(true);
 }
 
 TEST_F(GemmBatch, SmallBatchOnATeamRunsInline) {
