@@ -101,7 +101,8 @@ double item_flops(const GemmItem<T>& it) {
 // kUnitsPerParticipant: a batch section cuts its items into up to this many units per
 // participant: finer units let the others absorb the share of a late or preempted participant
 // and even out items of unequal sizes, but each switch to another run of items costs more
-// than its claim (the participants take neighbouring runs in turn). Paired A/B at 2 threads,
+// than its claim (measured while the participants took neighbouring runs in turn, before
+// home_units.hpp gave each its own run first). Paired A/B at 2 threads,
 // 1000 x 32^3 and 10000 x 8^3, both forms (AMD EPYC Zen 5 VM; docs/perf/batch.md): 8 ran
 // 1.01-1.06x (double) and 1.06-1.12x (float) 16; 64 ran 0.83-0.85x 16; 4 ran 0.96-1.00x
 // (double) and 1.04-1.11x (float) 8.

@@ -4,14 +4,15 @@
 // others' runs.
 //
 // A claimed section hands its k-th claim the unit numbered k, so which participant computes
-// which items changes from call to call with the order the claims happen to come in. A batch
-// called again on the same operands then finds most of a participant's items in the other
-// core's caches: 10000 x 8^3 at 2 threads ran 1.53-1.69x its 1-thread time with 16 units
-// handed out in claim order and 1.83-1.90x with one unit per participant (docs/gemm.md,
-// "Batched GEMM"). One unit per participant would make the leader wait for a member preempted
-// inside its unit, though; here a claim is only a ticket, and the rank that holds it takes the
-// next unit of its home run, so the split is that of one run per participant while the others
-// still take over the runs of a member that is late or preempted, a unit at a time.
+// which items changes from call to call with the order the claims happen to come in, and a
+// batch called again on the same operands finds its items where the other participant left
+// them (the likely cost; not traced further): 10000 x 8^3 at 2 threads ran 1.53-1.70x its
+// 1-thread time with 16 units handed out in claim order and 1.82-1.90x with one unit per
+// participant (docs/gemm.md, "Batched GEMM"). One unit per participant would make the leader wait
+// for a member preempted inside its unit, though; here a claim is only a ticket, and the rank that
+// holds it takes the next unit of its home run, so the split is that of one run per participant
+// while the others still take over the runs of a member that is late or preempted, a unit at a
+// time.
 #pragma once
 
 #include <algorithm>
