@@ -24,8 +24,8 @@ TEST(HomeUnits, EachRankTakesItsOwnRunInOrderFirst) {
 TEST(HomeUnits, ARankThatNeverComesHasItsRunTakenByTheOthers) {
   // A member late or preempted: the leader takes its own run, then the member's.
   HomeUnits units(12, 3);
-  std::vector<std::size_t> taken;
-  for (int claim = 0; claim < 12; ++claim) taken.push_back(units.take(0));
+  std::vector<std::size_t> taken(12);
+  for (std::size_t& unit : taken) unit = units.take(0);
   const std::vector<std::size_t> in_order = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
   EXPECT_EQ(taken, in_order);
 }
