@@ -9,12 +9,16 @@
 // first illegal argument is reported to cblas_xerbla and nothing is written. There is no
 // reference implementation to number errors after, so a position is that of the argument in
 // the call as written (layout 1, transa 2, ... group_size 16; for the strided form, stridea 10,
-// stridec 17, batch_size 18), in either layout, and pointers to matrices that will be read or
-// written are checked too (a null one is reported at its array's position): the batch runs on
-// the team, where a bad pointer could not be reported.
+// stridec 17, batch_size 18), in either layout. Pointers to matrices that will be read or
+// written are checked too, after every group's other arguments (a null one is reported at its
+// array's position): the batch runs on the team, where a bad pointer could not be reported.
+// linalg::gemm_batch() checks them before it writes anything, so a call of up to kSliceGroups
+// groups (one engine batch) leaves that scan to it; a longer call scans them ahead of its first
+// engine batch.
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 
 #include "call_log.hpp"
 #include "error_report.hpp"
@@ -151,35 +155,46 @@ struct GroupArrays {
 // ABI path): a call with more groups runs as consecutive batches of this many groups.
 constexpr int kSliceGroups = 64;
 
+// report_group(): an illegal argument of group g at `position` (the caller's own, in either
+// layout: see the top of this file).
+void report_group(const char* name, int position, int g) {
+  report_cblas_error(position, name, false, "Illegal value in group %d\n", g);
+}
+
 // check_groups(): reports the first illegal argument of any group and returns false, or
-// returns true with every group legal.
+// returns true with every group legal; the matrix pointers only if `pointers`.
 template <class T>
 bool check_groups(const char* name, const GroupArrays<T>& arr, int group_count,
-                  const int* group_size) {
-  std::size_t item = 0;
+                  const int* group_size, bool pointers) {
   for (int g = 0; g < group_count; ++g) {
     if (group_size[g] < 0) {
       report_cblas_error(16, name, false, "Illegal group_size in group %d\n", g);
       return false;
     }
-    const Group<T> group = arr.group(g);
-    int position = check_group(arr.row_major_layout, group);
-    for (int i = 0; position == 0 && i < group_size[g]; ++i, ++item) {
-      position = check_pointers(group, arr.a[item], arr.b[item], arr.c[item]);
-    }
-    if (position != 0) {
-      // Positions are the caller's own in either layout (see the top of this file).
-      report_cblas_error(position, name, false, "Illegal value in group %d\n", g);
+    if (const int position = check_group(arr.row_major_layout, arr.group(g))) {
+      report_group(name, position, g);
       return false;
+    }
+  }
+  std::size_t item = 0;
+  for (int g = 0; pointers && g < group_count; ++g) {
+    const Group<T> group = arr.group(g);
+    for (int i = 0; i < group_size[g]; ++i, ++item) {
+      if (const int position = check_pointers(group, arr.a[item], arr.b[item], arr.c[item])) {
+        report_group(name, position, g);
+        return false;
+      }
     }
   }
   return true;
 }
 
 // run_groups(): a checked call as linalg groups (GemmGroup: the shape once, the items' matrices
-// by pointer), kSliceGroups at a time.
+// by pointer), kSliceGroups at a time. Returns false having reported a null matrix pointer
+// that linalg refused (only in a call of one slice, where nothing has been written).
 template <class T>
-void run_groups(const GroupArrays<T>& arr, int group_count, const int* group_size) {
+bool run_groups(const char* name, const GroupArrays<T>& arr, int group_count,
+                const int* group_size) {
   std::size_t first_item = 0;
   for (int first = 0; first < group_count; first += kSliceGroups) {
     std::array<GemmGroup<T>, kSliceGroups> groups;
@@ -195,11 +210,16 @@ void run_groups(const GroupArrays<T>& arr, int group_count, const int* group_siz
       group.c = arr.c + first_item;
       first_item += group.count;
     }
-    if (first_item != slice_first_item) {  // a slice of empty groups needs no engine
-      teamla::blas::gemm_batch(
-          std::span<const GemmGroup<T>>(groups.data(), static_cast<std::size_t>(slice)));
+    if (first_item == slice_first_item) continue;  // a slice of empty groups needs no engine
+    const std::optional<teamla::blas::NullMatrix> null = teamla::blas::gemm_batch(
+        std::span<const GemmGroup<T>>(groups.data(), static_cast<std::size_t>(slice)));
+    if (null) {
+      const int position = null->array == 'a' ? kPosA : null->array == 'b' ? kPosB : kPosC;
+      report_group(name, position, first + static_cast<int>(null->group));
+      return false;
     }
   }
+  return true;
 }
 
 template <class T>
@@ -213,8 +233,8 @@ void cblas_gemm_batch(Entry entry, const char* name, const GroupArrays<T>& arr, 
     report_cblas_error(15, name, false, "Illegal group_count, %d\n", group_count);
     return;
   }
-  if (!check_groups(name, arr, group_count, group_size)) return;
-  run_groups(arr, group_count, group_size);
+  if (!check_groups(name, arr, group_count, group_size, group_count > kSliceGroups)) return;
+  if (!run_groups(name, arr, group_count, group_size)) return;
   const Group<T> first = group_count > 0 ? arr.group(0) : Group<T>{};
   note_served(entry, first.m, first.n, first.k);
 }

@@ -12,6 +12,7 @@
 #include "process_engine.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/width.hpp"
 
 namespace teamla::blas {
@@ -319,8 +320,22 @@ int potrs(const PotrsArgs& args, const T* a, T* b) {
 }
 
 template <class T>
-void gemm_batch(std::span<const linalg::GemmGroup<T>> groups) {
-  on_engine("gemm_batch", [&](auto& runner) { runner.gemm_batch(groups); });
+std::optional<NullMatrix> gemm_batch(std::span<const linalg::GemmGroup<T>> groups) {
+  return on_engine("gemm_batch", [&](auto& runner) -> std::optional<NullMatrix> {
+    try {
+      runner.gemm_batch(groups);
+      return std::nullopt;
+    } catch (const linalg::InvalidArgument& error) {
+      // The only argument left to refuse: "groups[G].x" or "groups[G].x[I]" (x: a, b or c).
+      std::size_t group = 0;
+      char array = 0;
+      if (std::sscanf(error.argument().c_str(), "groups[%zu].%c", &group, &array) == 2 &&
+          group < groups.size() && (array == 'a' || array == 'b' || array == 'c')) {
+        return NullMatrix{group, array};
+      }
+      throw;  // anything else is a broken invariant: on_engine() reports it
+    }
+  });
 }
 
 template <class T>
@@ -344,7 +359,7 @@ void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, inde
   template int posv<T>(const PosvArgs&, T*, T*, int*);                                       \
   template int potrf<T>(const PotrfArgs&, T*, int*);                                         \
   template int potrs<T>(const PotrsArgs&, const T*, T*);                                     \
-  template void gemm_batch<T>(std::span<const linalg::GemmGroup<T>>);                        \
+  template std::optional<NullMatrix> gemm_batch<T>(std::span<const linalg::GemmGroup<T>>);   \
   template void gemm_batch_strided<T>(const linalg::GemmItem<T>&, index_t, index_t, index_t, \
                                       index_t);
 TEAMLA_BLAS_INSTANTIATE(double)
