@@ -190,6 +190,11 @@ TEST(GemmBatchHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
   team::PoolBuilder builder = team::Pool::builder();
   auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
   {
+    // Released however the block ends: the pool's destructor joins the held worker.
+    struct Release {
+      std::promise<void>& promise;
+      ~Release() { promise.set_value(); }
+    } const release_at_exit{release};
     team::Team team = pool->acquire(2);
     const std::vector<Shape> shapes = mixed_shapes(24);
     auto got = make_batch<double>(shapes, 5);
@@ -199,7 +204,6 @@ TEST(GemmBatchHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
     gemm_batch<double>(items, exec);
     EXPECT_EQ(exec.stats.max_width_used, 2U) << "planned wide";
     expect_same_c(got, loop_reference<double>(shapes, 5));
-    release.set_value();
   }
   detail::set_section_observation(true);
 }

@@ -313,7 +313,8 @@ template <class Ops, int MR, int NR>
 // GCC parked them in vector registers, so each broadcast first waited for its pointer to come
 // back (dgemm 16 x 16 x 16: 56.7 GF/s inlined, 69.0 out of line; docs/gemm.md, "Small path").
 // With C's addresses recomputed after the k loop (recompute_c_addresses()) the inlined tile keeps
-// its registers, and still ran dgemm NN 2048 x 16 x 16 at 0.89x and NT at 0.97x (paired).
+// its registers, and still ran dgemm NN 2048 x 16 x 16 at 0.89x and NT at 0.97x (small_gemm
+// --pairs 21, paired against the build before; docs/gemm.md, "Small path").
 template <class Ops, int MR, int NR, template <class, int> class BForm>
 [[gnu::noinline]] void simd_in_place_tile(index_t m, index_t kc, const typename Ops::T* a,
                                           index_t lda, const typename Ops::T* b, index_t ldb,
