@@ -13,6 +13,18 @@ if(TEAMLA_BUILD_BENCHES)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/foreign_load_test.sh ${CMAKE_BINARY_DIR}/benches/foreign_load)
   set_tests_properties(foreign_load_contract PROPERTIES LABELS bench-smoke TIMEOUT 60)
 endif()
+# The bench scripts' fair-baseline rule for OpenBLAS's kernels (baseline_test.py), and that the
+# Debian OpenBLAS, where installed, names the kernels it picks.
+if(TEAMLA_BUILD_BENCHES)
+  set(teamla_debian_openblas /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0)
+  if(NOT EXISTS ${teamla_debian_openblas})
+    set(teamla_debian_openblas "")
+  endif()
+  add_test(NAME bench_scripts_fair_baseline
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/baseline_test.py ${PROJECT_SOURCE_DIR}/scripts
+            ${teamla_debian_openblas})
+  set_tests_properties(bench_scripts_fair_baseline PROPERTIES LABELS bench-smoke TIMEOUT 60)
+endif()
 # The small-call benches run and report (one tiny shape each): form only, never speed.
 if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
   add_test(NAME bench_smoke_small_gemm
