@@ -19,25 +19,35 @@
 namespace teamla::linalg {
 namespace {
 
-// run_validated(): the items, all already validated, with `flops` their total.
-template <class T, class ItemAt>
-void run_validated(std::size_t count, const ItemAt& item_at, double flops, Exec& exec) {
+// run_batch(): `count` validated items of `flops` in all: none, one alone (first_item(): it may
+// use the team inside its product), or batch_internal.hpp's region over run_range().
+template <class T, class FirstItem, class RunRange>
+void run_batch(std::size_t count, double flops, Exec& exec, const FirstItem& first_item,
+               const RunRange& run_range) {
   exec.stats = ExecStats{};
   exec.stats.max_width_used = 1;
   if (count == 0) return;
   if (count == 1) {
-    batch::run_alone(item_at(0), exec);
+    batch::run_alone(first_item(), exec);
     return;
   }
+  batch::run_region<T>(count, flops, exec, run_range);
+}
+
+// run_validated(): the items, all already validated, each normalised to the BLAS convention
+// as it runs.
+template <class T, class ItemAt>
+void run_validated(std::size_t count, const ItemAt& item_at, double flops, Exec& exec) {
   const detail::KernelSet<T> ks = detail::kernels<T>();
-  batch::run_region<T>(count, flops, exec,
-                       [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
-                         for (std::size_t i = begin; i < end; ++i) {
-                           const GemmItem<T>& it = item_at(i);
-                           batch::run_shape(ks, batch::col_major_shape(it), it.a.data, it.b.data,
-                                            it.c.data, ws, rank);
-                         }
-                       });
+  run_batch<T>(
+      count, flops, exec, [&] { return item_at(0); },
+      [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const GemmItem<T>& it = item_at(i);
+          batch::run_shape(ks, batch::col_major_shape(it), it.a.data, it.b.data, it.c.data, ws,
+                           rank);
+        }
+      });
 }
 
 // validate_all(): every item checked before any is computed; returns the total flops.
@@ -113,15 +123,19 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
   check_strides(stride_a, stride_b, c, stride_c, count);
   const GemmItem<T> first{op_a, op_b, alpha, a, b, beta, c};
   if (!batch::item_ok(first)) batch::item_error("gemm_batch_strided", "items[0]", first);
-  const auto item_at = [&](std::size_t i) {
-    GemmItem<T> it = first;
-    it.a.data = moved(a.data, stride_a, i);
-    it.b.data = moved(b.data, stride_b, i);
-    it.c.data = moved(c.data, stride_c, i);
-    return it;
-  };
+  // The items differ only in their pointers: the shape is normalised once, as the group form's
+  // is per group (gemm_batch_groups.cpp), and an item is three pointers and its kernel.
+  const batch::ColMajorShape<T> shape = batch::col_major_shape(first);
+  const detail::KernelSet<T> ks = detail::kernels<T>();
   const auto n = static_cast<std::size_t>(count);
-  run_validated<T>(n, item_at, batch::item_flops(first) * static_cast<double>(n), exec);
+  run_batch<T>(
+      n, batch::item_flops(first) * static_cast<double>(n), exec, [&] { return first; },
+      [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+        for (std::size_t i = begin; i < end; ++i) {
+          batch::run_shape(ks, shape, moved(a.data, stride_a, i), moved(b.data, stride_b, i),
+                           moved(c.data, stride_c, i), ws, rank);
+        }
+      });
 }
 
 #define TEAMLA_GEMM_BATCH_INSTANTIATE(T)                                                       \
