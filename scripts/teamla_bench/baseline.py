@@ -52,8 +52,9 @@ def openblas_coretype(library, wanted="auto"):
     """OPENBLAS_CORETYPE for the processes that load OpenBLAS ("" = removed). "auto": removed,
     unless the CPU has AVX-512 and OpenBLAS picks other kernels by itself: an OpenBLAS older
     than the CPU takes it for a generic one (0.3.21 on a Xeon of family 6 model 207 picks
-    Prescott and ran 2-9x under its AVX-512 kernels: docs/perf/device/small-16.md), and beating
-    that counts for nothing. Anything else is used as given."""
+    Prescott, whose dgemm and sgemm 64^3 ran at a quarter of its AVX-512 kernels' rate there:
+    docs/perf/device/small-16.md), and beating that counts for nothing. Anything else is used as
+    given."""
     if wanted != "auto":
         return wanted
     if not cpu_has_avx512():
