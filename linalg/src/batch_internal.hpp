@@ -75,6 +75,58 @@ template <class T>
                       detail::col_major_operand(s.op_b, second, s.ldb), s.beta, c, s.ldc, ws, rank);
 }
 
+// ItemMatrices: one item's matrices (a and b null where the item computes no product).
+template <class T>
+struct ItemMatrices {
+  const T* a;
+  const T* b;
+  T* c;
+};
+
+// ShapeRun: how a batch runs its items of one shape: the shape in the BLAS convention, and the
+// one kernel call it resolves to where it does (gemm_tiny.hpp, one_kernel_call()).
+template <class T>
+struct ShapeRun {
+  ColMajorShape<T> shape;
+  detail::OneKernelCall<T> call;
+};
+
+template <class T>
+ShapeRun<T> shape_run(const detail::KernelSet<T>& ks, const GemmItem<T>& it) {
+  const ColMajorShape<T> s = col_major_shape(it);
+  return {s, detail::one_kernel_call(ks, s.op_a, s.op_b, s.m, s.n, s.k, s.alpha)};
+}
+
+// run_items_of_shape(): items [begin, end) of one shape, item i's matrices at_item(i) (a struct
+// with a, b and c): one resolved kernel call each, else run_shape(). Resolved, batches of 10000
+// items ran 1.07-1.20x (8^3) and 1.18-1.47x (4^3) at 1 and 2 threads (docs/gemm.md, "Batched
+// GEMM").
+template <class T, class AtItem>
+[[gnu::always_inline]] inline void run_items_of_shape(const detail::KernelSet<T>& ks,
+                                                      const ShapeRun<T>& run, std::size_t begin,
+                                                      std::size_t end, const AtItem& at_item,
+                                                      Workspace& ws, std::size_t rank) {
+  const ColMajorShape<T>& s = run.shape;
+  if (run.call.tile != nullptr) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto item = at_item(i);
+      run.call.tile(s.m, s.k, s.swapped ? item.b : item.a, s.lda, s.swapped ? item.a : item.b,
+                    s.ldb, item.c, s.ldc, s.alpha, s.beta);
+    }
+  } else if (run.call.in_place != nullptr) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto item = at_item(i);
+      run.call.in_place(s.m, s.n, s.k, s.swapped ? item.b : item.a, s.lda,
+                        s.swapped ? item.a : item.b, s.ldb, item.c, s.ldc, s.alpha, s.beta);
+    }
+  } else {
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto item = at_item(i);
+      run_shape(ks, s, item.a, item.b, item.c, ws, rank);
+    }
+  }
+}
+
 // run_alone(): a batch of one item is a gemm: it may still use the team inside the product.
 template <class T>
 void run_alone(const GemmItem<T>& it, Exec& exec) {

@@ -123,18 +123,20 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
   check_strides(stride_a, stride_b, c, stride_c, count);
   const GemmItem<T> first{op_a, op_b, alpha, a, b, beta, c};
   if (!batch::item_ok(first)) batch::item_error("gemm_batch_strided", "items[0]", first);
-  // The items differ only in their pointers: the shape is normalised once, as the group form's
-  // is per group (gemm_batch_groups.cpp), and an item is three pointers and its kernel.
-  const batch::ColMajorShape<T> shape = batch::col_major_shape(first);
+  // The items differ only in their pointers: the shape is normalised (and its kernel call
+  // resolved) once, as the group form's is per group (gemm_batch_groups.cpp), and an item is
+  // three pointers and its kernel.
   const detail::KernelSet<T> ks = detail::kernels<T>();
+  const batch::ShapeRun<T> run = batch::shape_run(ks, first);
   const auto n = static_cast<std::size_t>(count);
+  const auto at_item = [&](std::size_t i) {
+    return batch::ItemMatrices<T>{moved(a.data, stride_a, i), moved(b.data, stride_b, i),
+                                  moved(c.data, stride_c, i)};
+  };
   run_batch<T>(
       n, batch::item_flops(first) * static_cast<double>(n), exec, [&] { return first; },
       [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
-        for (std::size_t i = begin; i < end; ++i) {
-          batch::run_shape(ks, shape, moved(a.data, stride_a, i), moved(b.data, stride_b, i),
-                           moved(c.data, stride_c, i), ws, rank);
-        }
+        batch::run_items_of_shape(ks, run, begin, end, at_item, ws, rank);
       });
 }
 

@@ -92,13 +92,17 @@ void run_items(const detail::KernelSet<T>& ks, std::span<const GemmGroup<T>> gro
     const GemmGroup<T>& group = groups[g];
     const std::size_t stop = std::min(end, first + group.count);
     if (writes_c(group.shape)) {
-      const batch::ColMajorShape<T> shape = batch::col_major_shape(group.shape);
+      const batch::ShapeRun<T> run = batch::shape_run(ks, group.shape);
       const bool product = has_product(group.shape);
-      for (; i < stop; ++i) {
-        const std::size_t at = i - first;
-        batch::run_shape(ks, shape, product ? group.a[at] : nullptr,
-                         product ? group.b[at] : nullptr, group.c[at], ws, rank);
-      }
+      const std::size_t offset = first;
+      batch::run_items_of_shape(
+          ks, run, i, stop,
+          [&](std::size_t item) {
+            const std::size_t at = item - offset;
+            return batch::ItemMatrices<T>{product ? group.a[at] : nullptr,
+                                          product ? group.b[at] : nullptr, group.c[at]};
+          },
+          ws, rank);
     }
     i = stop;
     first += group.count;

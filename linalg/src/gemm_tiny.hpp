@@ -7,6 +7,7 @@
 #pragma once
 
 #include "gemm_internal.hpp"
+#include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
@@ -29,6 +30,25 @@ Strided<T> col_major_operand(Op op, const T* x, index_t ldx) {
   return op == Op::none ? Strided<T>{x, 1, ldx} : Strided<T>{x, ldx, 1};
 }
 
+// scalar_product(): a product to compute (alpha != 0, k > 0) of at most kScalarVolume
+// multiply-adds (n = 1-2), which gemm_scalar() runs; each bound first, so that m * n * k cannot
+// overflow.
+template <class T>
+[[gnu::always_inline]] inline bool scalar_product(index_t m, index_t n, index_t k, T alpha) {
+  return alpha != T(0) && k > 0 && m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
+         m * n * k <= kScalarVolume;
+}
+
+// in_place_block(): whether tiny_shortcut() takes the product past the scalar loop as one block
+// of the in-place path (A as it lies; so m, n, k > 0).
+template <class T>
+[[gnu::always_inline]] inline bool in_place_block(const KernelSet<T>& ks, Op op_a, index_t m,
+                                                  index_t n, index_t k, T alpha) {
+  return op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n &&
+         n <= ks.blocking.small_n && m <= ks.blocking.mc && k <= ks.blocking.kc &&
+         m * n * k > kScalarVolume;
+}
+
 // tiny_shortcut(): the common tiny calls, each one call past here: with blas::gemm inline in
 // dgemm_, skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops took dgemm_ NN
 // 4 x 4 x 4 from 34 to 26 ns and 8 x 8 x 8 from 44 to 37 (docs/gemm.md, "Tiny products").
@@ -39,9 +59,7 @@ template <class T, class KernelSetFn>
                                                  index_t m, index_t n, index_t k, T alpha,
                                                  const T* a, index_t lda, const T* b, index_t ldb,
                                                  T beta, T* c, index_t ldc) {
-  // A product to compute (alpha != 0, k > 0) of n = 1-2: the scalar loop.
-  if (alpha != T(0) && k > 0 && m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
-      m * n * k <= kScalarVolume) {
+  if (scalar_product(m, n, k, alpha)) {
     gemm_scalar(m, n, k, alpha, col_major_operand(op_a, a, lda), col_major_operand(op_b, b, ldb),
                 beta, c, ldc);
     return true;
@@ -50,8 +68,7 @@ template <class T, class KernelSetFn>
   // path: for one row of tiles (m <= MR) the tiles themselves (isa_dispatch.hpp,
   // one_tile_b_cols), the ones the in-place kernel would run; else the in-place kernel.
   const KernelSet<T>& ks = kernel_set();
-  if (op_a == Op::none && alpha != T(0) && m <= ks.blocking.small_n && n <= ks.blocking.small_n &&
-      m <= ks.blocking.mc && k <= ks.blocking.kc && m * n * k > kScalarVolume) {
+  if (in_place_block(ks, op_a, m, n, k, alpha)) {
     const bool b_cols = op_b == Op::none;
     const MicroTileInPlace<T>* tiles = b_cols ? ks.fns.one_tile_b_cols : ks.fns.one_tile_b_rows;
     if (tiles != nullptr && m <= ks.fns.mr) {
@@ -77,6 +94,39 @@ template <class T, class KernelSetFn>
     return true;
   }
   return false;
+}
+
+// OneKernelCall: the one kernel call tiny_shortcut() makes for a tiny product's shape, where it
+// makes one: a single tile (m <= MR, n <= NR) or the in-place kernel. A batch whose items share
+// a shape resolves it once and calls it per item (batch_internal.hpp): the same kernel on the
+// same operands, without tiny_shortcut()'s tests and table look-ups each time.
+template <class T>
+struct OneKernelCall {
+  MicroTileInPlace<T> tile = nullptr;        // (m, k, a, lda, b, ldb, c, ldc, alpha, beta)
+  MicroKernelInPlace<T> in_place = nullptr;  // (m, n, k, a, lda, b, ldb, c, ldc, alpha, beta)
+  explicit operator bool() const { return tile != nullptr || in_place != nullptr; }
+};
+
+// one_kernel_call(): the call for a column-major shape (op_a, op_b, m, n, k, alpha), or an empty
+// one where tiny_shortcut() would do more or other (the scalar loop, several tiles, no shortcut).
+template <class T>
+OneKernelCall<T> one_kernel_call(const KernelSet<T>& ks, Op op_a, Op op_b, index_t m, index_t n,
+                                 index_t k, T alpha) {
+  OneKernelCall<T> call;
+  if (!gemm_is_tiny(m, n, k) || scalar_product(m, n, k, alpha) ||
+      !in_place_block(ks, op_a, m, n, k, alpha)) {
+    return call;
+  }
+  const bool b_cols = op_b == Op::none;
+  const MicroTileInPlace<T>* tiles = b_cols ? ks.fns.one_tile_b_cols : ks.fns.one_tile_b_rows;
+  if (tiles != nullptr && m <= ks.fns.mr) {
+    // One row of tiles: a single tile when n <= NR (tiny_shortcut()'s wide and full-tile loops
+    // then do nothing); more than one is left to tiny_shortcut().
+    if (n <= ks.fns.nr) call.tile = tiles[(m - 1) * ks.fns.nr + (n - 1)];
+    return call;
+  }
+  call.in_place = b_cols ? ks.fns.in_place_b_cols : ks.fns.in_place_b_rows;
+  return call;
 }
 
 }  // namespace teamla::linalg::detail
