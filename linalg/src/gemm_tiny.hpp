@@ -104,7 +104,6 @@ template <class T>
 struct OneKernelCall {
   MicroTileInPlace<T> tile = nullptr;        // (m, k, a, lda, b, ldb, c, ldc, alpha, beta)
   MicroKernelInPlace<T> in_place = nullptr;  // (m, n, k, a, lda, b, ldb, c, ldc, alpha, beta)
-  explicit operator bool() const { return tile != nullptr || in_place != nullptr; }
 };
 
 // one_kernel_call(): the call for a column-major shape (op_a, op_b, m, n, k, alpha), or an empty
