@@ -22,7 +22,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <thread>
 #include <vector>
 
@@ -210,11 +209,8 @@ INSTANTIATE_TEST_SUITE_P(HeldAndSerial, SteadyState, ::testing::Values(Mode::hel
 // out.
 TEST(ClaimedUnits, AWorkerThatMissedTheWarmUpAllocatesNothingLater) {
   const TableWidths table;
-  std::promise<void> release;
-  const std::shared_future<void> released = release.get_future().share();
-  team::PoolBuilder builder = team::Pool::builder();
-  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
-  team::Team team = pool->acquire(2);
+  teamla::testing::HeldWorkerPool held(team::Pool::builder().threads(2));
+  team::Team team = held.pool->acquire(2);
   linalg::Workspace workspace;
   linalg::Exec exec;
   exec.team = &team;
@@ -235,17 +231,17 @@ TEST(ClaimedUnits, AWorkerThatMissedTheWarmUpAllocatesNothingLater) {
   run_wide_routines();
   run_wide_routines();
   ASSERT_GE(sections, 3u) << "the routines ran inline: nothing to show";
-  EXPECT_GE(pool->counters().members_left_out, 1u) << "the held worker was not left out";
-  release.set_value();
+  EXPECT_GE(held.pool->counters().members_left_out, 1u) << "the held worker was not left out";
+  held.release();
   // The worker takes its stale jobs and finds them over before the counted window.
-  for (int i = 0; i < 2000 && pool->counters().idle_arrivals == 0; ++i) {
+  for (int i = 0; i < 2000 && held.pool->counters().idle_arrivals == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   const std::uint64_t allocations = allocations_during([&] {
     for (int round = 0; round < 10; ++round) run_wide_routines();
   });
   EXPECT_EQ(allocations, 0u);
-  EXPECT_GT(pool->counters().sections, 0u);
+  EXPECT_GT(held.pool->counters().sections, 0u);
 }
 
 TEST(EngineAllocations, PerCallModeAllocatesAPoolPerCall) {

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <future>
 #include <limits>
 #include <memory>
 #include <random>
@@ -185,17 +184,9 @@ TEST_F(GemmBatch, LargeBatchGoesWideOnTwoThreadsAndEqualsTheLoop) {
 TEST(GemmBatchHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
   if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
   detail::set_section_observation(false);
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  team::PoolBuilder builder = team::Pool::builder();
-  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
+  teamla::testing::HeldWorkerPool held(team::Pool::builder().threads(2));
   {
-    // Released however the block ends: the pool's destructor joins the held worker.
-    struct Release {
-      std::promise<void>& promise;
-      ~Release() { promise.set_value(); }
-    } const release_at_exit{release};
-    team::Team team = pool->acquire(2);
+    team::Team team = held.pool->acquire(2);
     const std::vector<Shape> shapes = mixed_shapes(24);
     auto got = make_batch<double>(shapes, 5);
     const auto items = items_of(got);

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <future>
 #include <memory>
 #include <random>
 #include <thread>
@@ -89,18 +88,15 @@ TEST(SectionCost, AFailedMeasurementIsRetriedAndTheSmallCallPathDoesNotKeepIt) {
   // 400 us inline for good), and a failure was retried only after 1 s.
   if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
   detail::set_section_observation(true);
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  team::PoolBuilder builder = team::Pool::builder();
-  auto pool = teamla::testing::hold_worker0(builder.threads(2), released).build();
-  team::Team team = pool->acquire(2);
+  teamla::testing::HeldWorkerPool held(team::Pool::builder().threads(2));
+  team::Team team = held.pool->acquire(2);
   Exec exec;
   exec.team = &team;
   const double flops = 100e3 * gemm_serial_gflops(8);  // ~100 us inline, by the model
   EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops, exec).width, 1u);
   EXPECT_FALSE(team.section_cost_measured(2));
   EXPECT_GE(exec.stats.section_cost_ns, 200e3);
-  release.set_value();
+  held.release();
   std::this_thread::sleep_for(std::chrono::milliseconds(30));  // past the first retry (10 ms)
   for (int attempt = 0; attempt < 20 && !team.section_cost_measured(2); ++attempt) {
     plan_region(RegionKind::gemm, 8, flops, exec);

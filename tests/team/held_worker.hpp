@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <future>
+#include <memory>
 
 #include "teamla/team/pool.hpp"
 
@@ -17,5 +18,34 @@ inline team::PoolBuilder& hold_worker0(team::PoolBuilder& builder,
     if (worker == 0) released.wait();
   });
 }
+
+// HeldWorkerPool: a pool built from `builder` whose worker 0 waits in its start hook until
+// release(), or until this object ends: a failed assertion then never leaves the pool's
+// destructor joining a worker that never starts. Teams acquired from `pool` must end first.
+class HeldWorkerPool {
+ public:
+  explicit HeldWorkerPool(team::PoolBuilder builder)
+      : released_(release_.get_future().share()), pool(hold_worker0(builder, released_).build()) {}
+  HeldWorkerPool(const HeldWorkerPool&) = delete;
+  HeldWorkerPool& operator=(const HeldWorkerPool&) = delete;
+  ~HeldWorkerPool() {
+    release();
+    pool.reset();
+  }
+
+  // release(): lets worker 0 start (once; later calls do nothing).
+  void release() {
+    if (!released_once_) release_.set_value();
+    released_once_ = true;
+  }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_;
+  bool released_once_ = false;
+
+ public:
+  std::unique_ptr<team::Pool> pool;
+};
 
 }  // namespace teamla::testing
