@@ -170,6 +170,26 @@ TEST(BlasThreads, ASmallProductOnOneThreadSkipsTheEngine) {
   EXPECT_GE(traced_dgemm().engine, 1);  // 96^3: on the engine, which it created
 }
 
+// The same on a thread whose own count is 1 while the process-wide count is 2: the thread's
+// count is read, though the one-thread test looks it up only once some thread has set one
+// (process_engine.hpp, caller_runs_one_thread()).
+TEST(BlasThreads, ASmallProductOnALocalCountOfOneSkipsTheEngine) {
+  openblas_set_num_threads(2);
+  EXPECT_EQ(openblas_set_num_threads_local(1), 2);
+  std::string log;
+  {
+    StderrCapture capture;
+    EXPECT_TRUE(checked_dgemm(48, 48, 48, 5));
+    log = capture.text();
+  }
+  EXPECT_NE(log.find("dgemm_ m=48 n=48 k=48 (the engine starts at the first call with work, "
+                     "threads 1)"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(openblas_set_num_threads_local(0), 1);
+  EXPECT_EQ(traced_dgemm().threads, std::min(2, affinity_cpus()));  // 96^3 at the count of 2
+}
+
 TEST(BlasThreads, TheLocalCountIsPerThreadAndReturnsThePrevious) {
   openblas_set_num_threads(2);
   const int engine = traced_dgemm().engine;

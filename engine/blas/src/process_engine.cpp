@@ -43,7 +43,12 @@ struct ProcessEngine {
   // is above the engine's width take the creation mutex once, not at every call.
   std::atomic<std::size_t> serves{0};
   std::atomic<int> process_threads{0};  // 0: unset, the engine's width
-  // The current engine's width (0: none), for caller_thread(), which reads it without a lease.
+  // Set (for good) when a thread first sets its own count: until then no thread has one, and
+  // caller_runs_one_thread() need not look it up. A thread sets it before its own count, so
+  // that thread's relaxed load sees it; no other thread needs to.
+  std::atomic<bool> thread_counts_set{false};
+  // The current engine's width (0: none), for caller_runs_one_thread(), which reads it without a
+  // lease.
   std::atomic<std::size_t> width{0};
   std::atomic<bool> has_retired{false};
   RetiredEngine* retired = nullptr;  // guarded by `creation`
@@ -59,8 +64,7 @@ constinit ProcessEngine g_process;  // NOLINT(cppcoreguidelines-avoid-non-const-
 
 // The calling thread's last call's width, for the verbose log.
 constinit thread_local std::size_t t_last_call_threads = 0;
-// The calling thread's own count (0: unset) and caller_thread()'s counter, together: one
-// thread-local look-up reads both.
+// The calling thread's own count (0: unset) and learned_inline_calls()'s counter.
 struct ThreadState {
   int threads = 0;
   unsigned learned_inline_calls = 0;
@@ -317,6 +321,7 @@ void set_process_threads(int count) {
 
 int set_thread_threads(int count) {
   const int previous = thread_threads();
+  if (count >= 1) g_process.thread_counts_set.store(true, std::memory_order_relaxed);
   t_state.threads = count < 1 ? 0 : clamped(count);
   return previous;
 }
@@ -326,16 +331,14 @@ int thread_threads() {
   return wanted > 0 ? wanted : engine_threads();
 }
 
-CallerThread caller_thread() {
-  ThreadState* state = &t_state;
-  // GCC computes a thread-local address again for each use rather than keep it in a register
-  // (here: a second call into the dynamic linker); an address it cannot recompute is kept.
-  asm("" : "+r"(state));
-  const std::size_t wanted = wanted_threads(*state);
-  const bool one_thread =
-      wanted > 0 ? wanted == 1 : g_process.width.load(std::memory_order_relaxed) == 1;
-  return {one_thread, state->learned_inline_calls};
+bool caller_runs_one_thread() {
+  int count = 0;
+  if (g_process.thread_counts_set.load(std::memory_order_relaxed)) count = t_state.threads;
+  if (count <= 0) count = g_process.process_threads.load(std::memory_order_relaxed);
+  return count > 0 ? count == 1 : g_process.width.load(std::memory_order_relaxed) == 1;
 }
+
+unsigned& learned_inline_calls() { return t_state.learned_inline_calls; }
 
 EngineLease::EngineLease() : limit_(wanted_threads()) {
   g_process.in_flight.fetch_add(1, std::memory_order_seq_cst);

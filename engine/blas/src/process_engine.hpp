@@ -52,19 +52,16 @@ int set_thread_threads(int count);
 // process-wide one, else the engine's width.
 [[nodiscard]] int thread_threads();
 
-// CallerThread: what a small call reads of its thread before it decides to skip the engine,
-// from one thread-local look-up (in a shared library each is a call into the dynamic linker;
+// caller_runs_one_thread(): whether a call from this thread can use one thread only: the
+// thread's own count, else the process-wide one, else the current engine's width is 1 (false
+// until an engine exists, unless a count of 1 is set). Relaxed loads, no lease and no engine
+// created; the thread's own count is looked up only once some thread has set one (in a shared
+// library a thread-local look-up is a call into the dynamic linker, ~0.25 % of a 48^3 dgemm_:
 // docs/engine.md, "Cost of a call").
-struct CallerThread {
-  // Whether the call can use one thread only: the thread's own count, else the process-wide
-  // one, else the current engine's width is 1 (false until an engine exists, unless a count
-  // of 1 is set). Relaxed loads, no lease and no engine created.
-  bool one_thread;
-  // The thread's count of calls that skipped the engine because the width learner runs their
-  // size class inline (routines.cpp, kEnginePassEvery).
-  unsigned& learned_inline_calls;
-};
-[[nodiscard]] CallerThread caller_thread();
+[[nodiscard]] bool caller_runs_one_thread();
+// learned_inline_calls(): the calling thread's count of calls that skipped the engine because
+// the width learner runs their size class inline (routines.cpp, kEnginePassEvery).
+[[nodiscard]] unsigned& learned_inline_calls();
 
 // EngineLease: one call's hold on the process engine, sized for the calling thread's count.
 // Not copyable; one thread.

@@ -149,10 +149,11 @@ bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes) {
   const double volume =
       static_cast<double>(args.m) * static_cast<double>(args.n) * static_cast<double>(args.k);
   if (volume > kInlineVolume) return false;
-  const CallerThread caller = caller_thread();
-  if (caller.one_thread || 2.0 * volume < linalg::inline_floor_flops(scalar_bytes)) return true;
+  if (caller_runs_one_thread() || 2.0 * volume < linalg::inline_floor_flops(scalar_bytes)) {
+    return true;
+  }
   if (!linalg::learned_inline(linalg::RegionKind::gemm, scalar_bytes, 2.0 * volume)) return false;
-  return ++caller.learned_inline_calls % kEnginePassEvery != 0;
+  return ++learned_inline_calls() % kEnginePassEvery != 0;
 }
 
 template <class T>
