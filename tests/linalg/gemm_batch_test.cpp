@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -382,10 +383,17 @@ TEST_F(GemmBatch, GroupsLeaveUnusedPointersUnread) {
 TEST_F(GemmBatch, ABadGroupOrANullMatrixThrowsWithEveryCUntouched) {
   const GroupedBatch g = grouped_batch();
   const auto before = make_batch<double>(g.shapes, 19);
-  const auto expect_rejected = [&](const auto& name, const char* tail, const auto& spoil) {
+  // A null matrix is a NullBatchMatrix, whose fields name it as argument() does.
+  struct NullFields {
+    char array;
+    std::optional<std::size_t> item;
+  };
+  const auto expect_rejected = [&](const auto& name, const char* tail,
+                                   std::optional<NullFields> null, const auto& spoil) {
     auto got = make_batch<double>(g.shapes, 19);
     GroupArrays arrays = groups_of(got, g.sizes);
     const std::string argument = name(arrays, tail);
+    const std::size_t group = computing_group(arrays);
     spoil(arrays);
     Exec exec;
     exec.team = team_.get();
@@ -394,6 +402,13 @@ TEST_F(GemmBatch, ABadGroupOrANullMatrixThrowsWithEveryCUntouched) {
       ADD_FAILURE() << "no InvalidArgument for " << argument;
     } catch (const InvalidArgument& e) {
       EXPECT_EQ(e.argument(), argument) << e.what();
+      const auto* null_matrix = dynamic_cast<const NullBatchMatrix*>(&e);
+      ASSERT_EQ(null_matrix != nullptr, null.has_value()) << e.what();
+      if (null_matrix != nullptr) {
+        EXPECT_EQ(null_matrix->group(), group);
+        EXPECT_EQ(null_matrix->array(), null->array);
+        EXPECT_EQ(null_matrix->item(), null->item);
+      }
     }
     expect_same_c(got, before, false);
   };
@@ -404,15 +419,16 @@ TEST_F(GemmBatch, ABadGroupOrANullMatrixThrowsWithEveryCUntouched) {
   const auto name = [](const GroupArrays& x, const char* tail) {
     return "groups[" + std::to_string(computing_group(x)) + "]" + tail;
   };
-  expect_rejected(name, "", [](GroupArrays& x) {
+  expect_rejected(name, "", std::nullopt, [](GroupArrays& x) {
     GemmItem<double>& shape = x.groups[computing_group(x)].shape;
     shape.c.ld = 0;  // below any C's inner dimension
   });
-  expect_rejected(name, ".b[1]", [](GroupArrays& x) {
+  expect_rejected(name, ".b[1]", NullFields{'b', 1}, [](GroupArrays& x) {
     const GemmGroup<double>& group = x.groups[computing_group(x)];
     x.b[static_cast<std::size_t>(group.b - x.b.data()) + 1] = nullptr;
   });
-  expect_rejected(name, ".c", [](GroupArrays& x) { x.groups[computing_group(x)].c = nullptr; });
+  expect_rejected(name, ".c", NullFields{'c', std::nullopt},
+                  [](GroupArrays& x) { x.groups[computing_group(x)].c = nullptr; });
 }
 
 // Strided: one buffer per operand, item i at base + i * stride.

@@ -326,15 +326,10 @@ std::optional<NullMatrix> gemm_batch(std::span<const linalg::GemmGroup<T>> group
     try {
       runner.gemm_batch(groups);
       return std::nullopt;
-    } catch (const linalg::InvalidArgument& error) {
-      // The only argument left to refuse: "groups[G].x" or "groups[G].x[I]" (x: a, b or c).
-      std::size_t group = 0;
-      char array = 0;
-      if (std::sscanf(error.argument().c_str(), "groups[%zu].%c", &group, &array) == 2 &&
-          group < groups.size() && (array == 'a' || array == 'b' || array == 'c')) {
-        return NullMatrix{group, array};
-      }
-      throw;  // anything else is a broken invariant: on_engine() reports it
+    } catch (const linalg::NullBatchMatrix& error) {
+      // The only refusal left after the ABI's checks; any other is a broken invariant, which
+      // on_engine() reports.
+      return NullMatrix{error.group(), error.array()};
     }
   });
 }
