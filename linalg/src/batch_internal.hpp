@@ -10,7 +10,6 @@
 
 #include "gemm_internal.hpp"
 #include "gemm_tiny.hpp"
-#include "home_units.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
@@ -190,10 +189,8 @@ void run_region(std::size_t count, double flops, Exec& exec, const RunRange& run
   if (plan.width > 1 && !wide) team::note_shortfall(team::Shortfall::memory, 0);
   if (wide) {
     const std::size_t units = batch_units(count, plan.width, plan.must_beat_ns);
-    detail::HomeUnits home_units(units, plan.width);
-    detail::run_claimed_units(
-        *exec.team, plan.width, units, ws, [&](team::Section& s, std::size_t /*claim*/) {
-          const std::size_t unit = home_units.take(s.rank());
+    detail::run_home_units(
+        *exec.team, plan.width, units, ws, [&](team::Section& s, std::size_t unit) {
           run_range(unit * count / units, (unit + 1) * count / units, ws, s.rank());
         });
     exec.stats.max_width_used = plan.width;

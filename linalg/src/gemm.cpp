@@ -542,9 +542,12 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   const std::size_t in_place_units = work_units(row_tiles, width);
   if (split_rows && in_place_path(ks, a, b, m, n, k) &&
       in_place_split_pays(in_place_units, n, k, sizeof(T))) {
-    // Nothing to share: each unit runs the no-packing path on its rows.
+    // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
+    // so a rank computes the same rows call after call: in claim order a 2048 x 16 x 16 dgemm
+    // called again at width 2 found its rows of A and C in the other core's caches and ran at
+    // twice its time (docs/gemm.md, "Parallel split").
     const std::size_t units = in_place_units;
-    run_claimed_units(
+    run_home_units(
         on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
           index_t i0 = 0;
@@ -579,7 +582,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         linger);
   } else {
     const std::size_t units = work_units(col_tiles, width);
-    run_claimed_units(
+    run_home_units(
         on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {
           index_t j0 = 0;

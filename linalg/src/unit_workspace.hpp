@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include "home_units.hpp"
 #include "teamla/linalg/exec.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/team.hpp"
@@ -63,6 +64,19 @@ void run_claimed_units(team::Team& team, std::size_t width, std::size_t units, W
       },
       linger);
   if (ranked) (void)ws.try_equalize(width);
+}
+
+// run_home_units(): run_claimed_units() whose units are handed out home first (home_units.hpp):
+// each rank computes the same units call after call, so a product called again on the same
+// operands finds its rows where that rank's core left them. body(section, unit). For units
+// that do not wait on one another: a rank takes its home run in order before any other's.
+template <class Body>
+void run_home_units(team::Team& team, std::size_t width, std::size_t units, Workspace& ws,
+                    Body&& body, team::Team::Linger linger = team::Team::Linger::spin) {
+  HomeUnits home(units, width);
+  run_claimed_units(
+      team, width, units, ws,
+      [&](team::Section& s, std::size_t /*claim*/) { body(s, home.take(s.rank())); }, linger);
 }
 
 }  // namespace teamla::linalg::detail

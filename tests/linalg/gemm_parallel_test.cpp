@@ -16,6 +16,7 @@
 #include "../../linalg/src/isa_dispatch.hpp"
 #include "../../linalg/src/width_internal.hpp"
 #include "linalg/naive.hpp"
+#include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/linalg/workspace.hpp"
@@ -90,6 +91,7 @@ TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
   const std::size_t w = team_->width();
   const Problem problems[] = {
       {301, 157, 263, Op::none, Op::none, Layout::col_major},  // rows split
+      {2048, 16, 16, Op::none, Op::none, Layout::col_major},   // rows split, in place
       {64, 64, 4096, Op::none, Op::none, Layout::col_major},   // columns split
       {97, 410, 129, Op::transpose, Op::transpose, Layout::row_major},
       {250, 250, 250, Op::transpose, Op::none, Layout::col_major},
@@ -133,6 +135,24 @@ TEST_P(GemmOnTeam, MaxWidthCapsTheWidth) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, GemmOnTeam, ::testing::Values(2, 3, 5));
+
+// A member that has not started (held before it serves anything): the leader takes its own
+// run of units and then the member's (run_home_units()), and C is still right, on the in-place
+// row split and on the column split.
+TEST(GemmHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
+  if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
+  detail::set_section_observation(false);
+  {
+    teamla::testing::HeldWorkerPool held(team::Pool::builder().threads(2));
+    team::Team team = held.pool->acquire(2);
+    for (const Problem& p : {Problem{2048, 16, 16, Op::none, Op::none, Layout::col_major},
+                             Problem{64, 64, 4096, Op::none, Op::none, Layout::col_major}}) {
+      SCOPED_TRACE(::testing::Message() << p.m << "x" << p.n << "x" << p.k);
+      EXPECT_EQ(run_on_team(&team, p).max_width_used, 2U) << "planned wide";
+    }
+  }
+  detail::set_section_observation(true);
+}
 
 TEST(ChooseWidth, FollowsTheThreeTimesDispatchRule) {
   const double cost2 = dispatch_cost_ns(2);
