@@ -93,6 +93,21 @@ CallWidth traced_dgemm() {
   return parse_call(capture.text());
 }
 
+// expect_inline_without_engine(): a checked dgemm_ 48 x 48 x 48 (past the tiny bound, within
+// the ABI's inline volume) logs that it ran on one thread and that no engine exists yet.
+void expect_inline_without_engine() {
+  std::string log;
+  {
+    StderrCapture capture;
+    EXPECT_TRUE(checked_dgemm(48, 48, 48, 5));
+    log = capture.text();
+  }
+  EXPECT_NE(log.find("dgemm_ m=48 n=48 k=48 (the engine starts at the first call with work, "
+                     "threads 1)"),
+            std::string::npos)
+      << log;
+}
+
 // affinity_cpus(): the CPUs this process may run on, which bound the engine's growth.
 int affinity_cpus() {
   cpu_set_t set;
@@ -157,16 +172,7 @@ TEST(BlasThreads, TheNextCallFollowsTheCount) {
 // the first such call creates no engine. A product past that volume goes to the engine.
 TEST(BlasThreads, ASmallProductOnOneThreadSkipsTheEngine) {
   openblas_set_num_threads(1);
-  std::string log;
-  {
-    StderrCapture capture;
-    EXPECT_TRUE(checked_dgemm(48, 48, 48, 5));
-    log = capture.text();
-  }
-  EXPECT_NE(log.find("dgemm_ m=48 n=48 k=48 (the engine starts at the first call with work, "
-                     "threads 1)"),
-            std::string::npos)
-      << log;
+  expect_inline_without_engine();
   EXPECT_GE(traced_dgemm().engine, 1);  // 96^3: on the engine, which it created
 }
 
@@ -176,16 +182,7 @@ TEST(BlasThreads, ASmallProductOnOneThreadSkipsTheEngine) {
 TEST(BlasThreads, ASmallProductOnALocalCountOfOneSkipsTheEngine) {
   openblas_set_num_threads(2);
   EXPECT_EQ(openblas_set_num_threads_local(1), 2);
-  std::string log;
-  {
-    StderrCapture capture;
-    EXPECT_TRUE(checked_dgemm(48, 48, 48, 5));
-    log = capture.text();
-  }
-  EXPECT_NE(log.find("dgemm_ m=48 n=48 k=48 (the engine starts at the first call with work, "
-                     "threads 1)"),
-            std::string::npos)
-      << log;
+  expect_inline_without_engine();
   EXPECT_EQ(openblas_set_num_threads_local(0), 1);
   EXPECT_EQ(traced_dgemm().threads, std::min(2, affinity_cpus()));  // 96^3 at the count of 2
 }
