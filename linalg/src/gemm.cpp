@@ -544,8 +544,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
       in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
     // so a rank computes the same rows call after call: in claim order a 2048 x 16 x 16 dgemm
-    // called again at width 2 found its rows of A and C in the other core's caches and ran at
-    // twice its time (docs/gemm.md, "Parallel split").
+    // called again at width 2 found its rows of A and C in the other core's caches and took
+    // 1.4x as long (docs/gemm.md, "Parallel split").
     const std::size_t units = in_place_units;
     run_home_units(
         on, width, units, ws,
