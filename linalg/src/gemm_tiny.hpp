@@ -30,22 +30,12 @@ Strided<T> col_major_operand(Op op, const T* x, index_t ldx) {
   return op == Op::none ? Strided<T>{x, 1, ldx} : Strided<T>{x, ldx, 1};
 }
 
-// scalar_product() and in_place_block() are tiny_shortcut()'s two tests, for one_kernel_call();
-// tiny_shortcut() keeps them written out: through these functions GCC 12 allocated
-// gemm_tiny_col_major()'s registers otherwise (916 instructions against 904), and the single
-// calls are the ones measured against OpenBLAS (docs/perf/small.md).
-//
-// scalar_product(): a product to compute (alpha != 0, k > 0) of at most kScalarVolume
-// multiply-adds (n = 1-2), which gemm_scalar() runs; each bound first, so that m * n * k cannot
-// overflow.
-template <class T>
-[[gnu::always_inline]] inline bool scalar_product(index_t m, index_t n, index_t k, T alpha) {
-  return alpha != T(0) && k > 0 && m <= kScalarVolume && n <= kScalarVolume && k <= kScalarVolume &&
-         m * n * k <= kScalarVolume;
-}
-
-// in_place_block(): whether tiny_shortcut() takes the product past the scalar loop as one block
-// of the in-place path (A as it lies; so m, n, k > 0).
+// in_place_block(): tiny_shortcut()'s second test, for one_kernel_call(): whether it takes the
+// product past the scalar loop as one block of the in-place path (A as it lies; so m, n, k > 0,
+// and the volume excludes the scalar products). tiny_shortcut() keeps the test written out:
+// through this function GCC 12 allocated gemm_tiny_col_major()'s registers otherwise (916
+// instructions against 904), and the single calls are the ones measured against OpenBLAS
+// (docs/perf/small.md).
 template <class T>
 [[gnu::always_inline]] inline bool in_place_block(const KernelSet<T>& ks, Op op_a, index_t m,
                                                   index_t n, index_t k, T alpha) {
@@ -120,10 +110,7 @@ template <class T>
 OneKernelCall<T> one_kernel_call(const KernelSet<T>& ks, Op op_a, Op op_b, index_t m, index_t n,
                                  index_t k, T alpha) {
   OneKernelCall<T> call;
-  if (!gemm_is_tiny(m, n, k) || scalar_product(m, n, k, alpha) ||
-      !in_place_block(ks, op_a, m, n, k, alpha)) {
-    return call;
-  }
+  if (!gemm_is_tiny(m, n, k) || !in_place_block(ks, op_a, m, n, k, alpha)) return call;
   const bool b_cols = op_b == Op::none;
   const MicroTileInPlace<T>* tiles = b_cols ? ks.fns.one_tile_b_cols : ks.fns.one_tile_b_rows;
   if (tiles != nullptr && m <= ks.fns.mr) {
