@@ -27,6 +27,7 @@
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "unit_workspace.hpp"
+#include "wide_split.hpp"
 
 namespace teamla::linalg {
 namespace detail {
@@ -524,24 +525,12 @@ template <class T>
 bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, index_t k, T alpha,
               Strided<T> a, Strided<T> b, T beta, T* c, index_t ldc, Workspace& ws, team::Team& on,
               team::Team::Linger linger) {
-  // Split C's rows (each participant packing B for its own rows) unless that leaves
-  // the ranks >10 % more unbalanced, in whole micro-tiles, than splitting its columns (each
-  // unit then packs its own B, and reads A in place when its n is small): e.g. 64 x 64 has
-  // 3 row tiles of 24 but 8 column tiles of 8.
   const index_t row_tiles = (m + ks.fns.mr - 1) / ks.fns.mr;
   const index_t col_tiles = (n + ks.fns.nr - 1) / ks.fns.nr;
-  const auto imbalance = [&](index_t tiles) {
-    const auto w = static_cast<double>(width);
-    // Whole tiles per rank: the integer ceiling is the point.
-    const index_t tiles_per_rank =
-        (tiles + static_cast<index_t>(width) - 1) / static_cast<index_t>(width);
-    const auto per_rank = static_cast<double>(tiles_per_rank);
-    return per_rank * w / static_cast<double>(tiles);
-  };
-  const bool split_rows = imbalance(row_tiles) <= 1.1 * imbalance(col_tiles);
+  const bool in_place = in_place_path(ks, a, b, m, n, k);
+  const bool split_rows = splits_rows(row_tiles, col_tiles, width, in_place, m, n);
   const std::size_t in_place_units = work_units(row_tiles, width);
-  if (split_rows && in_place_path(ks, a, b, m, n, k) &&
-      in_place_split_pays(in_place_units, n, k, sizeof(T))) {
+  if (split_rows && in_place && in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
     // so a rank computes the same rows call after call: in claim order a 2048 x 16 x 16 dgemm
     // called again at width 2 found its rows of A and C in the other core's caches and took
