@@ -528,7 +528,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   const index_t row_tiles = (m + ks.fns.mr - 1) / ks.fns.mr;
   const index_t col_tiles = (n + ks.fns.nr - 1) / ks.fns.nr;
   const bool in_place = in_place_path(ks, a, b, m, n, k);
-  const bool split_rows = splits_rows(row_tiles, col_tiles, width, in_place, m, n);
+  const bool split_rows = splits_rows(row_tiles, col_tiles, width, m, n);
   const std::size_t in_place_units = work_units(row_tiles, width);
   if (split_rows && in_place && in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
@@ -570,7 +570,10 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         },
         linger);
   } else {
-    const std::size_t units = work_units(col_tiles, width);
+    // About 4 units per participant when nothing is packed; one when packing, as the packed
+    // row split, since each unit packs all of A (four lost 5 % at dgemm 768^3-1024^3).
+    const std::size_t units = in_place ? work_units(col_tiles, width)
+                                       : std::min(width, static_cast<std::size_t>(col_tiles));
     run_home_units(
         on, width, units, ws,
         [&](team::Section& s, std::size_t unit) {

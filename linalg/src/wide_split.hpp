@@ -24,22 +24,25 @@ inline constexpr double kSplitBalanceMargin = 1.1;
 
 // splits_rows(): whether C's `row_tiles` rows (true) or `col_tiles` columns are split.
 //
-// Rows, each rank packing all of B for its own rows, unless the columns balance the ranks
-// better by the margin; but when neither operand is packed (`in_place`: each unit reads A and
-// B where they are) and A is no taller than B is wide (m <= n), columns unless the rows
-// balance better by the margin. A row split cuts every column of C between two ranks, and
-// those lines then cross between the cores: two threads each computing half the rows of one
-// 2048 x 16 x 16 dgemm took 10.3 us a call against 6.6 for that half alone, and 7.1 split by
-// columns (2-vCPU AMD EPYC Zen 5 VM). Split by columns, each unit reads all of A instead of all
-// of B, so the columns win where A is no larger: dgemm at 2 threads through the BLAS ABI,
-// 128^3-256^3 1.16-1.35x the row split and 256 x 256 x 64 1.73x, the tall 2048 x 16 x 16 and
-// 4096 x 16 x 16 left on rows (docs/gemm.md, "Parallel split"). The packed path keeps rows:
-// its column units would each pack all of A again (dgemm 768^3-1024^3 0.95x).
-inline bool splits_rows(index_t row_tiles, index_t col_tiles, std::size_t width, bool in_place,
-                        index_t m, index_t n) {
+// Columns unless the rows balance the ranks better by the margin, as long as A is at most
+// kColumnsUpToAspect times as tall as B is wide (m <= 2 n); past that, rows unless the columns
+// balance better by the margin. A row split cuts every column of C between two ranks, a column
+// split once per pair of neighbours, and the lines around a cut cost both cores: two threads
+// each computing half the rows of one 2048 x 16 x 16 dgemm took 10.3 us a call against 6.6
+// for that half alone, and 7.1 split by columns (2-vCPU AMD EPYC Zen 5 VM). But each rank of
+// a row split reads (packs) all of B and each rank of a column split all of A, so a tall A
+// keeps the rows. At 2 threads through the BLAS ABI, C += A B, against rows (and columns only
+// for balance): dgemm 128^3-768^3 1.08-1.38x, 256 x 256 x 64 and 512 x 512 x 64 1.42-1.72x,
+// 400 x 300 x 300 1.14x; with columns up to m = 4 n, 2048 x 512 x 512 and 1024 x 256 x 256
+// ran 0.96-0.97x, and the tall 2048 x 16 x 16 by columns 0.68-0.94x (docs/gemm.md, "Parallel
+// split").
+inline constexpr index_t kColumnsUpToAspect = 2;
+
+inline bool splits_rows(index_t row_tiles, index_t col_tiles, std::size_t width, index_t m,
+                        index_t n) {
   const double rows = split_imbalance(row_tiles, width);
   const double columns = split_imbalance(col_tiles, width);
-  if (in_place && m <= n) return rows * kSplitBalanceMargin < columns;
+  if (m <= kColumnsUpToAspect * n) return rows * kSplitBalanceMargin < columns;
   return rows <= kSplitBalanceMargin * columns;
 }
 

@@ -91,10 +91,11 @@ class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
 TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
   const std::size_t w = team_->width();
   const Problem problems[] = {
-      {301, 157, 263, Op::none, Op::none, Layout::col_major},  // rows split
+      {701, 157, 263, Op::none, Op::none, Layout::col_major},  // rows split
       {2048, 16, 16, Op::none, Op::none, Layout::col_major},   // rows split, in place
       {64, 64, 4096, Op::none, Op::none, Layout::col_major},   // columns split
       {200, 240, 96, Op::none, Op::none, Layout::col_major},   // columns split, in place
+      {400, 300, 300, Op::none, Op::none, Layout::col_major},  // columns split, packed
       {97, 410, 129, Op::transpose, Op::transpose, Layout::row_major},
       {250, 250, 250, Op::transpose, Op::none, Layout::col_major},
       {120, 701, 77, Op::none, Op::transpose, Layout::row_major},
@@ -157,15 +158,16 @@ TEST(GemmHeldMember, TheLeaderTakesTheAbsentMembersUnits) {
 }
 
 // Tile counts of AVX-512 double (24 x 8 tiles) at width 2.
-TEST(WideSplit, AnInPlaceProductNoTallerThanWideSplitsItsColumns) {
+TEST(WideSplit, ColumnsUnlessATallerThanTwiceBsWidth) {
   // 256 x 256: 11 row tiles (6 and 5) against 32 column tiles, within the margin.
-  EXPECT_FALSE(detail::splits_rows(11, 32, 2, /*in_place=*/true, 256, 256));
-  EXPECT_TRUE(detail::splits_rows(11, 32, 2, /*in_place=*/false, 256, 256)) << "packed: rows";
-  EXPECT_TRUE(detail::splits_rows(86, 2, 2, /*in_place=*/true, 2048, 16)) << "tall: rows";
+  EXPECT_FALSE(detail::splits_rows(11, 32, 2, 256, 256));
+  EXPECT_FALSE(detail::splits_rows(22, 32, 2, 512, 256)) << "m = 2 n: columns";
+  EXPECT_TRUE(detail::splits_rows(25, 32, 2, 600, 256)) << "m > 2 n: rows";
+  EXPECT_TRUE(detail::splits_rows(86, 2, 2, 2048, 16)) << "tall: rows";
   // Rows balance better by more than the margin (48 x 56: 2 row tiles, 7 column tiles).
-  EXPECT_TRUE(detail::splits_rows(2, 7, 2, /*in_place=*/true, 48, 56));
-  // Columns balance better by more than the margin (64 x 64: 3 row tiles, 8 column tiles).
-  EXPECT_FALSE(detail::splits_rows(3, 8, 2, /*in_place=*/false, 64, 64));
+  EXPECT_TRUE(detail::splits_rows(2, 7, 2, 48, 56));
+  // Columns balance better by more than the margin (72 x 32: 3 row tiles, 4 column tiles).
+  EXPECT_FALSE(detail::splits_rows(3, 4, 2, 72, 32));
   EXPECT_DOUBLE_EQ(detail::split_imbalance(11, 2), 12.0 / 11.0);
 }
 
