@@ -4,7 +4,7 @@
 // Team::section_cost_ns at widths 2, 4, 8, ... up to the CPUs (a fresh pool for each width);
 // and, for what those costs rest on, the round trip of one cache line between the first two
 // CPUs of the affinity set (null with one CPU): on a VM it changes with where the host put the
-// vCPUs (470-520 ns on a 2-vCPU Zen 5 VM whose section cost was then 790 ns; docs/team.md).
+// vCPUs (445-520 ns on a 2-vCPU Zen 5 VM whose section cost was then 790-1140 ns; docs/team.md).
 // Not Google Benchmark: it prints what the runtime measured at start, and one median.
 //
 //   section_cost            prints one JSON object

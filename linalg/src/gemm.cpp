@@ -571,7 +571,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         linger);
   } else {
     // About 4 units per participant when nothing is packed; one when packing, as the packed
-    // row split, since each unit packs all of A (four lost 5 % at dgemm 768^3-1024^3).
+    // row split, since each unit packs all of A (four ran dgemm 768^3 and 1024^3 at 0.95x the
+    // row split).
     const std::size_t units = in_place ? work_units(col_tiles, width)
                                        : std::min(width, static_cast<std::size_t>(col_tiles));
     run_home_units(
