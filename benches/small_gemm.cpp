@@ -2,7 +2,8 @@
 // small_gemm.cpp: small dgemm_/sgemm_ calls through one BLAS library, on Google Benchmark.
 //
 //   small_gemm --library [NAME[@THREADS]=]PATH [--library NAME[@THREADS]=PATH ...]
-//              [--pairs N] [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]
+//              [--pairs N] [--offset BYTES] [--placement P] [--shapes MxNxK,...]
+//              [--benchmark_* ...]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and its Fortran dgemm_/sgemm_ called as an application
 // calls them; its own environment (TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS) picks the thread
@@ -20,11 +21,13 @@
 // = n = 16 with k = 256 (a skinny update) and m = 2048 with n = k = 16 (a tall block times a small
 // one); --shapes replaces that list (the A/Bs of docs/gemm.md's other shapes). The time per
 // iteration is the time of one call; the "flops" counter is its rate. Operands are column-major
-// with ld = rows, filled once before timing, each starting --offset bytes (default 0) past a
-// 64-byte boundary: placed by the driver, not left where malloc puts them, because there the offset
-// depended on the allocations made before (each library's own, and the filter's), so two arms ran
-// on differently aligned operands, and a line-straddling operand changes a small call's rate by up
-// to a third.
+// with ld = rows, filled once before timing, each on a line of its 4 KiB page drawn by a fixed
+// hash, plus --offset bytes (default 0): placed by the driver, not left where malloc puts them,
+// because there the offset depended on the allocations made before (each library's own, and the
+// filter's), so two arms ran on differently placed operands; a line-straddling operand changes a
+// small call's rate by up to a third, and the offsets of A's and C's columns in their pages a
+// tall call's by up to 1.6x. A benchmark runs on placement 0, pairs rotate through kPlacements;
+// --placement P holds both to placement P.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
@@ -51,18 +54,20 @@ struct Shape {
   int m, n, k;
 };
 
-// Placed: a matrix's values copied to `offset` bytes past a 64-byte boundary.
+// Placed: a matrix's values copied to `page_offset` bytes past a 4 KiB boundary.
 template <class T>
 class Placed {
  public:
-  Placed(const std::vector<T>& values, std::size_t offset)
-      : storage_(values.size() + (offset + 128) / sizeof(T)) {
+  Placed(const std::vector<T>& values, std::size_t page_offset)
+      : storage_(values.size() + (kPage + page_offset) / sizeof(T) + 1) {
     auto* base = reinterpret_cast<unsigned char*>(storage_.data());
-    const std::size_t past_line = reinterpret_cast<std::uintptr_t>(base) % 64;
-    data_ = reinterpret_cast<T*>(base + (64 - past_line) % 64 + offset);
+    const std::size_t past_page = reinterpret_cast<std::uintptr_t>(base) % kPage;
+    data_ = reinterpret_cast<T*>(base + (kPage - past_page) % kPage + page_offset);
     std::copy(values.begin(), values.end(), data_);
   }
   T* data() { return data_; }
+
+  static constexpr std::size_t kPage = 4096;
 
  private:
   std::vector<T> storage_;
@@ -70,14 +75,33 @@ class Placed {
 };
 
 std::size_t g_offset = 0;  // --offset
+int g_placement = -1;      // --placement (-1: the pairs rotate)
 
-// Operands: one shape's A, B and C, placed (g_offset) and filled once.
+// kPlacements: the sets of operands a pair run rotates through, pair p on set p % kPlacements.
+// Where the operands lie in their 4 KiB pages decides which L1 sets a tall call's columns
+// share: on the 2-vCPU EPYC VM the tall 2048 x 16 x 16 dgemm read teamla / OpenBLAS 0.89-1.01
+// from one process to the next on one placement each, and over a grid of 64 placements (A's
+// and C's offsets in their pages) OpenBLAS took 1.4-1.6x longer wherever A and C shared theirs,
+// teamla on none (docs/perf/small.md, "Placement").
+constexpr unsigned kPlacements = 8;
+
+// page_offset(): operand `which` (0 A, 1 B, 2 C) of placement `placement`: a line of the page
+// drawn by a fixed hash, so every run and both sides of a pair place alike, plus --offset.
+std::size_t page_offset(unsigned placement, unsigned which) {
+  std::uint64_t x = 0x9E3779B97F4A7C15ULL * (3 * placement + which + 1);  // splitmix64
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return (x % 64) * 64 + g_offset;
+}
+
+// Operands: one shape's A, B and C at one placement, filled once.
 template <class T>
 struct Operands {
-  explicit Operands(Shape s)
-      : a(teamla::bench::random_matrix<T>(s.m, s.k, 1), g_offset),
-        b(teamla::bench::random_matrix<T>(s.k, s.n, 2), g_offset),
-        c(teamla::bench::random_matrix<T>(s.m, s.n, 3), g_offset) {}
+  Operands(Shape s, unsigned placement)
+      : a(teamla::bench::random_matrix<T>(s.m, s.k, 1), page_offset(placement, 0)),
+        b(teamla::bench::random_matrix<T>(s.k, s.n, 2), page_offset(placement, 1)),
+        c(teamla::bench::random_matrix<T>(s.m, s.n, 3), page_offset(placement, 2)) {}
   Placed<T> a, b, c;
 };
 
@@ -94,6 +118,8 @@ class SmallCall {
         lda_(ta == 'N' ? s.m : s.k),
         ldb_(tb == 'N' ? s.k : s.n),
         operands_(&operands) {}
+
+  void use(Operands<T>& operands) { operands_ = &operands; }
 
   void operator()() {
     const T one = 1;
@@ -116,7 +142,7 @@ template <class T>
 void time_calls(benchmark::State& state, Gemm<T> gemm, const teamla::bench::Library& library,
                 char ta, char tb, Shape s) {
   library.apply_threads();
-  Operands<T> operands(s);
+  Operands<T> operands(s, g_placement >= 0 ? g_placement : 0);
   SmallCall<T> call(gemm, ta, tb, s, operands);
   for (auto _ : state) call();
   state.counters["flops"] =
@@ -149,16 +175,24 @@ double seconds_per_call(const teamla::bench::Library& library, SmallCall<T>& cal
 template <class T>
 void time_pair(benchmark::State& state, std::array<Gemm<T>, 2> gemm,
                const std::array<teamla::bench::Library, 2>& libraries, char ta, char tb, Shape s) {
-  // One set of operands for both sides: with a set each, the tall 2048 x 16 x 16 read 1.12
+  // Both sides of a pair share its operands: with a set each, the tall 2048 x 16 x 16 read 1.12
   // and 0.94 (NN, NT) in a control pairing two copies of one library, as each side's pages
-  // fell on L2's sets (docs/perf/small.md, "Paired runs (Zen 5 VM)").
-  Operands<T> operands(s);
-  std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s, operands),
-                                    SmallCall<T>(gemm[1], ta, tb, s, operands)};
+  // fell on L2's sets (docs/perf/small.md, "Paired runs (Zen 5 VM)"). The pairs rotate through
+  // kPlacements sets, so that the median is not one placement's.
+  std::vector<Operands<T>> sets;
+  sets.reserve(kPlacements);
+  for (unsigned p = 0; p < kPlacements; ++p) sets.emplace_back(s, p);
+  std::array<SmallCall<T>, 2> calls{SmallCall<T>(gemm[0], ta, tb, s, sets[0]),
+                                    SmallCall<T>(gemm[1], ta, tb, s, sets[0])};
   std::array<long, 2> counts{};
+  std::array<unsigned, 2> batches_run{};
   std::array<teamla::bench::PairSide, 2> batches;
   for (int i : {0, 1}) {
-    batches[i] = [&, i] { return seconds_per_call(libraries[i], calls[i], counts[i]); };
+    batches[i] = [&, i] {
+      const unsigned set = g_placement >= 0 ? g_placement : batches_run[i]++ % kPlacements;
+      calls[i].use(sets[set]);
+      return seconds_per_call(libraries[i], calls[i], counts[i]);
+    };
   }
   teamla::bench::time_pairs(state, {libraries[0].name, libraries[1].name}, calls[0].flops(),
                             batches);
@@ -246,7 +280,8 @@ int main(int argc, char** argv) {
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: small_gemm --library [NAME[@THREADS]=]PATH [--library ...] "
-                 "[--pairs N] [--offset BYTES] [--shapes MxNxK,...] [--benchmark_* ...]\n");
+                 "[--pairs N] [--offset BYTES] [--placement P] [--shapes MxNxK,...] "
+                 "[--benchmark_* ...]\n");
     return 2;
   };
   if (argc < 3 || argc % 2 == 0) return usage();
@@ -265,6 +300,12 @@ int main(int argc, char** argv) {
       g_offset = std::strtoul(value.c_str(), nullptr, 10);
       if (g_offset >= 64 || g_offset % sizeof(double) != 0) {
         std::fprintf(stderr, "small_gemm: --offset takes a multiple of 8 below 64\n");
+        return 2;
+      }
+    } else if (option == "--placement") {
+      g_placement = std::atoi(value.c_str());
+      if (g_placement < 0 || g_placement >= static_cast<int>(kPlacements)) {
+        std::fprintf(stderr, "small_gemm: --placement takes 0 to %u\n", kPlacements - 1);
         return 2;
       }
     } else if (option == "--shapes") {
