@@ -25,9 +25,9 @@
 // hash, plus --offset bytes (default 0): placed by the driver, not left where malloc puts them,
 // because there the offset depended on the allocations made before (each library's own, and the
 // filter's), so two arms ran on differently placed operands; a line-straddling operand changes a
-// small call's rate by up to a third, and the offsets of A's and C's columns in their pages a
-// tall call's by up to 1.6x. A benchmark runs on placement 0, pairs rotate through kPlacements;
-// --placement P holds both to placement P.
+// small call's rate by up to a third, and the placement of a tall call's operands its ratio by a
+// fifth. A benchmark runs on placement 0, pairs rotate through kPlacements; --placement P holds
+// both to placement P.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
@@ -78,11 +78,10 @@ std::size_t g_offset = 0;  // --offset
 int g_placement = -1;      // --placement (-1: the pairs rotate)
 
 // kPlacements: the sets of operands a pair run rotates through, pair p on set p % kPlacements.
-// Where the operands lie in their 4 KiB pages decides which L1 sets a tall call's columns
-// share: on the 2-vCPU EPYC VM the tall 2048 x 16 x 16 dgemm read teamla / OpenBLAS 0.89-1.01
-// from one process to the next on one placement each, and over a grid of 64 placements (A's
-// and C's offsets in their pages) OpenBLAS took 1.4-1.6x longer wherever A and C shared theirs,
-// teamla on none (docs/perf/small.md, "Placement").
+// Where a tall call's operands lie decides which cache sets its columns share: one process's
+// set, where malloc left it, read the tall 2048 x 16 x 16 dgemm teamla / OpenBLAS anywhere from
+// 0.89 to 1.01, and the 8 sets (--placement 0-7) 0.77-1.17 from one process to the next
+// (docs/perf/small.md, "Placement"). With eight, each set still gets five of 41 pairs.
 constexpr unsigned kPlacements = 8;
 
 // page_offset(): operand `which` (0 A, 1 B, 2 C) of placement `placement`: a line of the page
