@@ -3,9 +3,10 @@
 // widths: the cost of a spin poll, the spin budget in polls, the usable CPUs, and
 // Team::section_cost_ns at widths 2, 4, 8, ... up to the CPUs (a fresh pool for each width);
 // and, for what those costs rest on, the round trip of one cache line between the first two
-// CPUs of the affinity set (null with one CPU): on a VM it changes with where the host put the
-// vCPUs (445-520 ns on a 2-vCPU Zen 5 VM whose section cost was then 790-1140 ns; docs/team.md).
-// Not Google Benchmark: it prints what the runtime measured at start, and one median.
+// CPUs of the affinity set (null with fewer than two usable): on a VM it changes with where the
+// host put the vCPUs (445-520 ns on a 2-vCPU Zen 5 VM whose section cost was then 790-1140 ns;
+// docs/team.md). Not Google Benchmark: it prints what the runtime measured at start, and one
+// median.
 //
 //   section_cost            prints one JSON object
 #include <pthread.h>
@@ -33,8 +34,10 @@ void pin_to(int cpu) {
 }
 
 // line_round_trip_ns(): the median over 9 batches of 20000 round trips of one cache line between
-// two threads pinned to the first two CPUs of the affinity set; negative with fewer than two.
+// two threads pinned to the first two CPUs of the affinity set; negative with fewer than two
+// usable CPUs (under a quota of one, every trip would wait for a time slice).
 double line_round_trip_ns() {
+  if (teamla::team::usable_cpu_count() < 2) return -1;
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
