@@ -291,6 +291,20 @@ void scale_c(index_t m, index_t n, T beta, T* c, index_t ldc) {
 // L2 across the jr loop, the kc x NR slice of B in L1 across the ir loop.
 namespace {
 
+// kTallMinTiles: from this many of the tall kernel's tiles of rows on (512 rows of double, 1024
+// of float), a product within its n and k runs on it (KernelFns::tall, kernels/ukernel_tall.hpp)
+// instead of the in-place tiles, whose shorter calls it loses to: its copy of B and third strip
+// cost more than its tiles save. AVX-512 Zen 5 VM, 1 thread, paired against the in-place tiles
+// (docs/gemm.md, "Tall kernel"): double 512 x 16 x 16 1.06, 1024 x 16 x 16 1.10, 256 x 16 x 16
+// 0.91; float 1024 x 16 x 16 1.03, 1536 x 8 x 8 1.05, 768 x 16 x 16 0.93, 512 x 16 x 16 0.91.
+constexpr index_t kTallMinTiles = 16;
+
+template <class T>
+bool uses_tall_kernel(const KernelFns<T>& f, index_t m, index_t n, index_t k) {
+  return f.tall != nullptr && m >= kTallMinTiles * kTallVectors * f.row_step &&
+         n <= kTallMaxColumns && k <= kTallMaxDepth;
+}
+
 // Forced inline (as gemm_without_workspace() and gemm_inline()): at n = 1-4 a call is a few
 // tens of ns, and each out-of-line step passed the operands through memory again.
 template <class T>
@@ -298,6 +312,10 @@ template <class T>
                                                  index_t k, T alpha, Strided<T> a, Strided<T> b,
                                                  T beta, T* c, index_t ldc) {
   const KernelFns<T>& f = ks.fns;
+  if (uses_tall_kernel(f, m, n, k)) {
+    f.tall(m, n, k, a.data, a.cs, b.data, b.rs, b.cs, c, ldc, alpha, beta);
+    return;
+  }
   const bool b_columns = b.rs == 1;
   const MicroKernelInPlace<T> kernel = b_columns ? f.in_place_b_cols : f.in_place_b_rows;
   const index_t ldb = b_columns ? b.cs : b.rs;

@@ -50,6 +50,18 @@ template <class T>
 using MicroTileInPlace = void (*)(index_t m, index_t kc, const T* a, index_t lda, const T* b,
                                   index_t ldb, T* c, index_t ldc, T alpha, T beta);
 
+// MicroKernelTall: C[0:m, 0:n] = alpha*A*op(B) + beta*C with A column-major in place (lda) and
+// op(B)'s element (p, j) at b[p*b_rs + j*b_cs], for n <= kTallMaxColumns and k <= kTallMaxDepth
+// only (its copy of op(B) lives on the stack): the tall in-place products
+// (kernels/ukernel_tall.hpp).
+template <class T>
+using MicroKernelTall = void (*)(index_t m, index_t n, index_t k, const T* a, index_t lda,
+                                 const T* b, index_t b_rs, index_t b_cs, T* c, index_t ldc, T alpha,
+                                 T beta);
+inline constexpr index_t kTallMaxColumns = 32;  // gemm.cpp's in-place rule: 4 strips of NR = 8
+inline constexpr index_t kTallMaxDepth = 64;    // the copy: 16 KiB of double (a deeper k: tiles)
+inline constexpr int kTallVectors = 4;          // its tiles' rows: 4 vectors (row_step each)
+
 // MicroKernelDot: C[0:m, 0:n] = alpha * op(A) * B + beta * C for any m, n, k, with the rows of
 // op(A) contiguous (row i at a + i*lda: A^T of a k x m column-major A) and B column-major
 // (column j at b + j*ldb), as dot products along k (kernels/ukernel_dot.hpp). beta == 0: C is
@@ -97,7 +109,8 @@ struct KernelFns {
   // wide_tile_b_rows: in_place_b_rows's tile for one vector's rows (m <= row_step): 2 nr
   // columns of B's rows (set wherever the one-tile tables are).
   MicroTileInPlace<T> wide_tile_b_rows = nullptr;
-  MicroKernelDot<T> dot = nullptr;  // A^T and B in place, dot products on k
+  MicroKernelDot<T> dot = nullptr;    // A^T and B in place, dot products on k
+  MicroKernelTall<T> tall = nullptr;  // tall A in place, narrow op(B) copied (nullptr: none)
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
   CopyTransposed<T> copy_transposed = nullptr;

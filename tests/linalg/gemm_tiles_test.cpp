@@ -3,10 +3,11 @@
 // one_tile_b_rows, wide_tile_b_rows): every entry of each SIMD kernel set's tables computes its
 // tile, and gemm_tiny_col_major(), which calls them a row of tiles at a time, matches the naive
 // product for every m up to MR and n up to three strips, with padded leading dimensions, on
-// every ISA.
+// every ISA; and the tall kernel (KernelFns::tall) over its strips, tiles and blocks.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -164,6 +165,54 @@ void rows_of_tiles() {
 
 TEST(GemmTiles, RowsOfTilesMatchTheProductDouble) { rows_of_tiles<double>(); }
 TEST(GemmTiles, RowsOfTilesMatchTheProductFloat) { rows_of_tiles<float>(); }
+
+// The tall kernel (KernelFns::tall, kernels/ukernel_tall.hpp), called directly: n over every
+// strip width and count up to kTallMaxColumns; m around its tiles (whole, one row short, a few
+// over) and its blocks of 8 tiles (one, one and a tile, two and a few rows); k of one step, one
+// straight block of 16, past it, and kTallMaxDepth; both forms of op(B); alpha and beta special
+// values, with beta = 0 over a C of NaN, which must not be read. AVX-512 has it.
+template <class T>
+void tall_kernel_matches_the_product() {
+  IsaGuard guard;
+  if (!detail::isa_supported(Isa::avx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  detail::force_isa(Isa::avx512);
+  const detail::KernelFns<T>& fns = detail::kernels<T>().fns;
+  ASSERT_NE(fns.tall, nullptr) << fns.name;
+  const index_t tile = detail::kTallVectors * fns.row_step;
+  std::mt19937_64 rng(37);
+  int turn = 0;
+  for (const index_t m : {index_t{1}, tile - 1, tile, tile + 3, 3 * tile + 5, 8 * tile,
+                          9 * tile + 1, 16 * tile + 7}) {
+    for (const index_t n : {1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 16, 17, 24, 31, 32}) {
+      for (const index_t k : {index_t{1}, index_t{16}, index_t{23}, detail::kTallMaxDepth}) {
+        for (const bool b_rows : {false, true}) {
+          const T alpha = turn % 3 == 0 ? T(1) : T(-0.5);
+          const T beta = turn % 4 == 0 ? T(0) : (turn % 4 == 1 ? T(1) : T(2));
+          ++turn;
+          Operands<T> x(m, n, k, b_rows, rng);
+          const std::vector<double> want = x.expected(alpha, beta);
+          if (beta == T(0)) {
+            for (index_t j = 0; j < n; ++j) {
+              for (index_t i = 0; i < m; ++i) {
+                x.c[static_cast<std::size_t>(i + j * x.ldc)] = std::numeric_limits<T>::quiet_NaN();
+              }
+            }
+          }
+          const index_t b_rs = b_rows ? x.ldb : 1;
+          const index_t b_cs = b_rows ? 1 : x.ldb;
+          fns.tall(m, n, k, x.a.data(), x.lda, x.b.data(), b_rs, b_cs, x.c.data(), x.ldc, alpha,
+                   beta);
+          expect_near(want, x.c, k,
+                      std::string(fns.name) + " tall m " + std::to_string(m) + " n " +
+                          std::to_string(n) + " k " + std::to_string(k) + (b_rows ? " NT" : " NN"));
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmTiles, TallKernelMatchesTheProductDouble) { tall_kernel_matches_the_product<double>(); }
+TEST(GemmTiles, TallKernelMatchesTheProductFloat) { tall_kernel_matches_the_product<float>(); }
 
 }  // namespace
 }  // namespace teamla::linalg

@@ -10,6 +10,7 @@
 #include "transpose_avx2.hpp"
 #include "ukernel_dot.hpp"
 #include "ukernel_simd.hpp"
+#include "ukernel_tall.hpp"
 #include "ukernel_triangle.hpp"
 
 namespace teamla::linalg::detail {
@@ -112,6 +113,7 @@ KernelFns<float> avx512_kernels_s48x8() {
   fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
   fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
+  fns.tall = &simd_tall_kernel<Ops>;
   fns.copy_transposed = &transpose_copy_s;
   fns.pack_a = &pack_a;
   fns.pack_b = &pack_b;

@@ -54,6 +54,18 @@ struct RowsB {
 template <class Ops, int MR, int NR>
 using AccTile = typename Ops::V[MR / Ops::kLanes][NR];
 
+// zero_tile(): acc = 0.
+template <class Ops, int MR, int NR>
+[[gnu::always_inline]] inline void zero_tile(AccTile<Ops, MR, NR>& acc) {
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+#pragma GCC unroll 8
+    for (int i = 0; i < MR / Ops::kLanes; ++i) {
+      acc[i][j] = Ops::zero();
+    }
+  }
+}
+
 // row_masks(): per vector of a column, the mask of its rows below m.
 template <class Ops, int MR>
 [[gnu::always_inline]] inline void row_masks(index_t m,
@@ -79,38 +91,59 @@ template <class Ops, int MR, int NR>
   }
 }
 
-// accumulate(): acc += A(MR x kc) * B(kc x NR). kMasked loads A's vectors under `amask`, so
-// an unpacked A of fewer than MR rows is never read past its last row.
+// accumulate_step(): acc += one column of A(MR rows) * one row of B(NR values), then both
+// sources move one step on. kMasked loads A's vectors under `amask`, so an unpacked A of fewer
+// than MR rows is never read past its last row.
 template <class Ops, int MR, int NR, bool kMasked, class BSource>
-[[gnu::always_inline]] inline void accumulate(AccTile<Ops, MR, NR>& acc, index_t kc,
-                                              const typename Ops::T* a, index_t a_step,
-                                              BSource bsrc, const typename Ops::Mask* amask) {
+[[gnu::always_inline]] inline void accumulate_step(AccTile<Ops, MR, NR>& acc,
+                                                   const typename Ops::T*& a, index_t a_step,
+                                                   BSource& bsrc, const typename Ops::Mask* amask) {
   using V = typename Ops::V;
   constexpr int kL = Ops::kLanes;
   constexpr int kMv = MR / kL;
-  // Four k steps per loop iteration: on the Zen 3 VM the loop's own increments and branch
-  // held 1-thread dgemm 1024 at 29-30 GF/s, unrolled 32-33 (docs/gemm.md, "Microkernels").
-#pragma GCC unroll 4
-  for (index_t p = 0; p < kc; ++p) {
-    V av[kMv];
+  V av[kMv];
+#pragma GCC unroll 8
+  for (int i = 0; i < kMv; ++i) {
+    if constexpr (kMasked) {
+      av[i] = Ops::load_masked(a + i * kL, amask[i]);
+    } else {
+      av[i] = Ops::load(a + i * kL);
+    }
+  }
+#pragma GCC unroll 64
+  for (int j = 0; j < NR; ++j) {
+    const V bj = Ops::broadcast(bsrc.at(j));
 #pragma GCC unroll 8
     for (int i = 0; i < kMv; ++i) {
-      if constexpr (kMasked) {
-        av[i] = Ops::load_masked(a + i * kL, amask[i]);
-      } else {
-        av[i] = Ops::load(a + i * kL);
-      }
+      acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
     }
-#pragma GCC unroll 64
-    for (int j = 0; j < NR; ++j) {
-      const V bj = Ops::broadcast(bsrc.at(j));
-#pragma GCC unroll 8
-      for (int i = 0; i < kMv; ++i) {
-        acc[i][j] = Ops::fmadd(av[i], bj, acc[i][j]);
-      }
+  }
+  a += a_step;
+  bsrc.next();
+}
+
+// KLoop: how far accumulate() unrolls its k loop. by_four: four k steps per loop iteration; on
+// the Zen 3 VM the loop's own increments and branch held 1-thread dgemm 1024 at 29-30 GF/s,
+// unrolled 32-33 (docs/gemm.md, "Microkernels"). by_sixteen: a short k (the tall kernel's,
+// ukernel_tall.hpp) runs as one straight block, no loop branch at all.
+enum class KLoop { by_four, by_sixteen };
+
+// accumulate(): acc += A(MR x kc) * B(kc x NR). (GCC 12 takes no template argument in
+// `#pragma GCC unroll`, hence one loop per KLoop.)
+template <class Ops, int MR, int NR, bool kMasked, KLoop kLoop = KLoop::by_four, class BSource>
+[[gnu::always_inline]] inline void accumulate(AccTile<Ops, MR, NR>& acc, index_t kc,
+                                              const typename Ops::T* a, index_t a_step,
+                                              BSource bsrc, const typename Ops::Mask* amask) {
+  if constexpr (kLoop == KLoop::by_sixteen) {
+#pragma GCC unroll 16
+    for (index_t p = 0; p < kc; ++p) {
+      accumulate_step<Ops, MR, NR, kMasked>(acc, a, a_step, bsrc, amask);
     }
-    a += a_step;
-    bsrc.next();
+  } else {
+#pragma GCC unroll 4
+    for (index_t p = 0; p < kc; ++p) {
+      accumulate_step<Ops, MR, NR, kMasked>(acc, a, a_step, bsrc, amask);
+    }
   }
 }
 
@@ -243,13 +276,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   static_assert(MR % Ops::kLanes == 0);
 
   AccTile<Ops, MR, NR> acc;
-#pragma GCC unroll 64
-  for (int j = 0; j < NR; ++j) {
-#pragma GCC unroll 8
-    for (int i = 0; i < kMv; ++i) {
-      acc[i][j] = Ops::zero();
-    }
-  }
+  zero_tile<Ops, MR, NR>(acc);
   // Short loops (k <= 64) on small matrices, whose C is hot anyway, skip the prefetch: it would
   // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %: 92.2 against 95.0
   // GF/s, 5 alternated rounds, AVX-512 Zen 5 VM). A C of long columns (ldc > kColdCLd) is fetched
