@@ -285,19 +285,15 @@ void scale_c(index_t m, index_t n, T beta, T* c, index_t ldc) {
   }
 }
 
-// gemm_in_place(): the no-packing path: op(A) column-contiguous and op(B) read in place by
-// the in-place kernels (B's columns or B's rows, whichever is contiguous), edges included.
-// Loops pc / ic here, jr / ir in the kernel, as the packed path's: A's mc x kc block stays in
-// L2 across the jr loop, the kc x NR slice of B in L1 across the ir loop.
 namespace {
 
-// kTallMinTiles: from this many of the tall kernel's tiles of rows on (512 rows of double, 1024
-// of float), a product within its n and k runs on it (KernelFns::tall, kernels/ukernel_tall.hpp)
-// instead of the in-place tiles, whose shorter calls it loses to: its copy of B and third strip
-// cost more than its tiles save. AVX-512 Zen 5 VM, 1 thread, paired against the in-place tiles
-// (docs/gemm.md, "Tall kernel"): double 512 x 16 x 16 1.06, 1024 x 16 x 16 1.10, 256 x 16 x 16
-// 0.91; float 1024 x 16 x 16 1.03, 1536 x 8 x 8 1.05, 768 x 16 x 16 0.93, 512 x 16 x 16 0.91.
-constexpr index_t kTallMinTiles = 16;
+// kTallMinTiles: from this many of the tall kernel's tiles of rows on (96 rows of double, 192 of
+// float), a product within its n and k runs on it (KernelFns::tall, kernels/ukernel_tall.hpp)
+// instead of the in-place tiles. AVX-512 Zen 5 VM, 1 thread, each build paired against OpenBLAS
+// in processes of its own, the ratio of the two builds' ratios (docs/gemm.md, "Tall kernel"):
+// double 128 x 16 x 16 1.06-1.10, 256 x 16 x 16 1.02-1.05, 2048 x 16 x 16 1.20-1.31; float
+// 192 x 16 x 16 1.00-1.09, 256 x 16 x 16 0.97-1.02, 2048 x 16 x 16 1.15-1.20.
+constexpr index_t kTallMinTiles = 4;
 
 template <class T>
 bool uses_tall_kernel(const KernelFns<T>& f, index_t m, index_t n, index_t k) {
@@ -305,6 +301,11 @@ bool uses_tall_kernel(const KernelFns<T>& f, index_t m, index_t n, index_t k) {
          n <= kTallMaxColumns && k <= kTallMaxDepth;
 }
 
+// gemm_in_place(): the no-packing path: op(A) column-contiguous and op(B) read in place by
+// the in-place kernels (B's columns or B's rows, whichever is contiguous), edges included.
+// Loops pc / ic here, jr / ir in the kernel, as the packed path's: A's mc x kc block stays in
+// L2 across the jr loop, the kc x NR slice of B in L1 across the ir loop. A product that
+// uses_tall_kernel() goes to the tall kernel instead.
 // Forced inline (as gemm_without_workspace() and gemm_inline()): at n = 1-4 a call is a few
 // tens of ns, and each out-of-line step passed the operands through memory again.
 template <class T>

@@ -59,8 +59,8 @@ using MicroKernelTall = void (*)(index_t m, index_t n, index_t k, const T* a, in
                                  const T* b, index_t b_rs, index_t b_cs, T* c, index_t ldc, T alpha,
                                  T beta);
 inline constexpr index_t kTallMaxColumns = 32;  // gemm.cpp's in-place rule: 4 strips of NR = 8
-inline constexpr index_t kTallMaxDepth = 64;    // the copy: 16 KiB of double (a deeper k: tiles)
-inline constexpr int kTallVectors = 4;          // its tiles' rows: 4 vectors (row_step each)
+inline constexpr index_t kTallMaxDepth = 32;    // deeper: 0.88-1.08x the tiles (docs/gemm.md)
+inline constexpr int kTallVectors = 3;          // its tiles' rows: 3 vectors (row_step each)
 
 // MicroKernelDot: C[0:m, 0:n] = alpha * op(A) * B + beta * C for any m, n, k, with the rows of
 // op(A) contiguous (row i at a + i*lda: A^T of a k x m column-major A) and B column-major

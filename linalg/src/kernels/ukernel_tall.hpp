@@ -1,25 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// ukernel_tall.hpp (internal): the tall kernel, C(m x n) = alpha A op(B) + beta C for a tall A
-// read in place against a narrow, shallow op(B) (n <= kTallMaxColumns, k <= kTallMaxDepth):
-// the 2048 x 16 x 16 class of docs/perf/small.md.
+// ukernel_tall.hpp (internal): the tall kernel, C(m x n) = alpha A op(B) + beta C for A read in
+// place, at least a few tiles tall, against a narrow, shallow op(B) (n <= kTallMaxColumns, k <=
+// kTallMaxDepth): the 2048 x 16 x 16 class of docs/perf/small.md.
 //
-// Its form, against the in-place kernel's (ukernel_simd.hpp), whose tiles are MR x NR calls of
-// their own with B's columns read in place:
+// Its tile is the packed kernels' (3 vectors of rows x 8 columns: 24 accumulators, 3 loads of A
+// and 8 broadcasts per 24 multiply-adds). What differs from the in-place tiles
+// (ukernel_simd.hpp), whose tiles are calls of their own with B's columns read in place:
 // - op(B) is copied once per call to a buffer on the stack, NC values per k step (at most
 //   kTallMaxDepth x kTallMaxColumns), so each tile reads B through one pointer, and the tiles
-//   of a strip run inline in its loop, with no call, mask or pointer setup per tile;
-// - tiles of four vectors' rows by at most kTallStripWidth columns (32 x 6 for double): 24
-//   accumulators, 4 loads of A and 6 broadcasts per 24 multiply-adds;
-// - n is cut into strips of balanced widths (16 = 6 + 5 + 5), not NR + NR;
-// - the k loop runs as one straight block of up to 16 steps (KLoop::by_sixteen).
-// A block of kTallBlockTiles tiles' rows of A is run against every strip before the next
-// block, so a long A is read from L2 by all the strips.
+//   of a strip run inline in its loop, with no call, mask, prefetch or pointer setup per tile;
+// - n is cut into strips of balanced widths of at most 8 (20 = 7 + 7 + 6, not 8 + 8 + 4);
+// - the k loop runs as one straight block of up to 16 steps (KLoop::by_sixteen);
+// - a block of kTallBlockTiles tiles' rows of A is run against every strip before the next
+//   block, so a long A is read from L2 by all the strips.
 // Measured on the AVX-512 Zen 5 VM: docs/gemm.md, "Tall kernel".
 #pragma once
 
 #include <algorithm>
 #include <array>
-#include <cstddef>
 #include <utility>
 
 #include "../isa_dispatch.hpp"
@@ -28,19 +26,14 @@
 
 namespace teamla::linalg::detail {
 
-// kTallStripWidth: columns per tile: 4 vectors x 6 = 24 accumulators of the 32 registers, as
-// OpenBLAS's small-matrix kernel and libxsmm's generated code for this class use.
-inline constexpr int kTallStripWidth = 6;
-// kTallBlockTiles: tiles of rows per block of A run against every strip (256 rows of double);
-// 8 and 16 blocks and none measured alike at 2048 rows (docs/gemm.md, "Tall kernel").
+// kTallStripWidth: columns per tile: 3 vectors (kTallVectors) x 8 = 24 accumulators of the 32
+// registers, the packed kernels' tile. 4 x 6, as OpenBLAS's small-matrix kernel and libxsmm's
+// generated code for this class use, ran 0.88-0.95x this (docs/gemm.md, "Tall kernel").
+inline constexpr int kTallStripWidth = 8;
+// kTallBlockTiles: tiles of rows per block of A run against every strip (192 rows of double).
+// One block of all the rows ran 0.96x this on dgemm 8192 x 16 x 16 (A past L2) and 1.00-1.04x
+// up to 4096 rows (docs/gemm.md, "Tall kernel").
 inline constexpr index_t kTallBlockTiles = 8;
-
-// kTallCopyGap: bytes left unused at the start of the stack copy of op(B). With the copy at the
-// buffer's start (its 8 KiB of float right on top of the strips' frames), sgemm 2048 x 16 x 16
-// ran at 0.85x; 1, 2 or 3 KiB unused below it, or 2 KiB above it, all ran alike, and double
-// was the same either way (small_gemm --pairs 21, paired builds, AVX-512 Zen 5 VM;
-// docs/gemm.md, "Tall kernel"). No counters on that VM to say which addresses collide.
-inline constexpr std::size_t kTallCopyGap = 1024;
 
 // tall_strip(): rows [0, m) of one strip of NC columns, B packed NC values per step: full
 // tiles inline, the last rows (m mod MR) by the masked tiles of simd_kernel_rows().
@@ -71,15 +64,13 @@ void simd_tall_kernel(index_t m, index_t n, index_t k, const typename Ops::T* a,
   using T = typename Ops::T;
   using Strip = void (*)(index_t, index_t, const T*, index_t, const T*, T*, index_t, T, T);
   static constexpr std::array<Strip, kTallStripWidth> kStrips = {
-      &tall_strip<Ops, 1>, &tall_strip<Ops, 2>, &tall_strip<Ops, 3>,
-      &tall_strip<Ops, 4>, &tall_strip<Ops, 5>, &tall_strip<Ops, 6>};
+      &tall_strip<Ops, 1>, &tall_strip<Ops, 2>, &tall_strip<Ops, 3>, &tall_strip<Ops, 4>,
+      &tall_strip<Ops, 5>, &tall_strip<Ops, 6>, &tall_strip<Ops, 7>, &tall_strip<Ops, 8>};
   constexpr index_t kMaxStrips = (kTallMaxColumns + kTallStripWidth - 1) / kTallStripWidth;
 
   // The strips: as few as kTallStripWidth allows, their widths differing by at most one. Strip
-  // s's values lie at bp + first[s] * k, one step of width[s] values after another, from
-  // kTallCopyGap bytes into the buffer.
-  alignas(64) T copy[(kTallCopyGap + kTallMaxDepth * kTallMaxColumns * sizeof(T)) / sizeof(T)];
-  T* const bp = copy + kTallCopyGap / sizeof(T);
+  // s's values lie at bp + first[s] * k, one step of width[s] values after another.
+  alignas(64) T bp[kTallMaxDepth * kTallMaxColumns];
   const index_t strips = (n + kTallStripWidth - 1) / kTallStripWidth;
   std::array<index_t, kMaxStrips + 1> first{};
   for (index_t s = 0; s < strips; ++s) {
