@@ -124,8 +124,8 @@ template <class Ops, int MR, int NR, bool kMasked, class BSource>
 
 // KLoop: how far accumulate() unrolls its k loop. by_four: four k steps per loop iteration; on
 // the Zen 3 VM the loop's own increments and branch held 1-thread dgemm 1024 at 29-30 GF/s,
-// unrolled 32-33 (docs/gemm.md, "Microkernels"). by_sixteen: a short k (the tall kernel's,
-// ukernel_tall.hpp) runs as one straight block, no loop branch at all.
+// unrolled 32-33 (docs/gemm.md, "Microkernels"). by_sixteen: sixteen, so that the tall
+// kernel's k of at most 16 (ukernel_tall.hpp) runs as one straight block with no loop branch.
 enum class KLoop { by_four, by_sixteen };
 
 // accumulate(): acc += A(MR x kc) * B(kc x NR). (GCC 12 takes no template argument in
