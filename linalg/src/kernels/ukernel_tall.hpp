@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 
 #include "../isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
