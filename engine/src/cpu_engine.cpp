@@ -153,6 +153,7 @@ void CpuEngine::Impl::finish(CallStats& stats, const linalg::Exec& exec, std::ui
   if (stats.on_team) ++tallies_.team_calls;
   if (stats.memory_fallback) ++tallies_.memory_fallbacks;
   if (stats.contended) ++tallies_.contended_calls;
+  if (stats.exec.budget_limited_regions != 0) ++tallies_.budget_limited_calls;
 }
 
 EngineCounters CpuEngine::Impl::counters() const {

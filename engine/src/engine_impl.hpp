@@ -23,6 +23,7 @@
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/linalg/exec.hpp"
 #include "teamla/linalg/workspace.hpp"
+#include "teamla/team/cpu_budget.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/shortfall.hpp"
@@ -37,6 +38,9 @@ struct CpuEngine::Impl {
   // (or serial), and records the call. It returns what the kernel returns.
   template <class Kernel>
   auto dispatch(std::string_view routine, Kernel&& kernel) {
+    // The caller's CPU counts in the process budget for the call's length: regions of this and
+    // every concurrent call are granted members only from the CPUs left (team/cpu_budget.hpp).
+    const team::CallerSlot slot;
     CallStats stats;
     stats.routine = routine;
     const std::uint64_t start = now_ticks();

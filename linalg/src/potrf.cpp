@@ -266,13 +266,8 @@ template index_t factor_diagonal<float>(MatrixView<float>);
 template <class T>
 index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   const index_t n = a.rows;
-  std::size_t cap = exec.team == nullptr
-                        ? 1
-                        : (exec.max_width == 0 ? exec.team->width()
-                                               : std::min(exec.max_width, exec.team->width()));
-  // Never wider than the CPUs the process can run on (width.hpp); the section cost is the
-  // team's own measurement.
-  if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  // The section cost is the team's own measurement.
+  const std::size_t cap = detail::region_cap(exec);
   // With observation off (tests on a loaded machine) the table's cost, nothing measured.
   const double section_ns =
       cap <= 1 ? 0.0

@@ -20,6 +20,7 @@
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "unit_workspace.hpp"
+#include "width_internal.hpp"
 
 namespace teamla::linalg {
 namespace chol_detail {
@@ -73,14 +74,10 @@ void expand_columns(MatrixView<const T> a, T* dense, index_t ld, index_t j0, ind
 // expand_lower(): dense[i + j*ld] = S(i, j) for all of S, on the team when it is large enough
 // to pay (kWideExpandOrder).
 template <class T>
-void expand_lower(MatrixView<const T> a, T* dense, index_t ld, const Exec* exec) {
+void expand_lower(MatrixView<const T> a, T* dense, index_t ld, Exec* exec) {
   const index_t m = a.rows;
   std::size_t width = 1;
-  if (exec != nullptr && exec->team != nullptr && m >= kWideExpandOrder) {
-    width = exec->team->width();
-    if (exec->max_width != 0) width = std::min(width, exec->max_width);
-    width = std::min<std::size_t>(width, team::usable_cpu_count());
-  }
+  if (exec != nullptr && m >= kWideExpandOrder) width = detail::region_cap(*exec);
   const auto blocks = static_cast<std::size_t>((m + kExpandTile - 1) / kExpandTile);
   if (width <= 1) {
     expand_columns(a, dense, ld, 0, m);

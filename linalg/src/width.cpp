@@ -9,7 +9,9 @@
 #include <cstdint>
 
 #include "isa_dispatch.hpp"
+#include "teamla/team/cpu_budget.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
 #include "width_internal.hpp"
 
 namespace teamla::linalg {
@@ -233,6 +235,20 @@ double dispatch_cost_ns(std::size_t width, DispatchKind kind) {
 std::size_t choose_width(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
                          DispatchKind kind) {
   return choose_with_extra(serial_estimate_ns, sections, max_width, kind, 0.0);
+}
+
+std::size_t detail::region_cap(Exec& exec) {
+  if (exec.team == nullptr) return 1;
+  std::size_t cap = exec.team->width();
+  if (exec.max_width != 0) cap = std::min(cap, exec.max_width);
+  if (cap <= 1) return cap;
+  cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  const std::size_t budget = 1 + team::free_cpus();
+  if (budget < cap) {
+    ++exec.stats.budget_limited_regions;
+    cap = budget;
+  }
+  return cap;
 }
 
 double gemm_serial_gflops(std::size_t scalar_bytes) {

@@ -5,6 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace teamla::linalg {
+struct Exec;
+}
+
 namespace teamla::linalg::detail {
 
 // kFallbackSectionNs: the section cost when nothing measured may enter (observation off, the
@@ -15,6 +19,12 @@ inline constexpr double kFallbackSectionNs = 3100;
 // (each further member adds a third of it) plus `extra_ns` per section.
 std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
                              double base_cost_ns, double extra_ns);
+
+// region_cap(): the widest a region of `exec` may run at now: the team's width,
+// exec.max_width, the usable CPUs (affinity set, cgroup quota) and what the process CPU budget
+// has free besides the caller's own CPU (team/cpu_budget.hpp). 1 without a team. A cut by the
+// budget is counted in exec.stats.budget_limited_regions.
+std::size_t region_cap(Exec& exec);
 
 // set_section_observation() turns the observed penalty and the learned rates on (default) or
 // off. Off: both are cleared, record_section()/record_region() ignore their input, and widths

@@ -182,9 +182,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   if (exec.team == floor.team && exec.max_width == 0 && flops < floor.flops[scalar]) {
     return plan;  // the tiny-call path
   }
-  std::size_t cap = exec.team->width();
-  if (exec.max_width != 0) cap = std::min(cap, exec.max_width);
-  if (cap > 1) cap = std::min<std::size_t>(cap, team::usable_cpu_count());
+  const std::size_t cap = detail::region_cap(exec);
   exec.stats.width_cap = cap;
   const double model_serial = serial_estimate_ns(flops, gemm_serial_gflops(scalar_bytes));
   plan.must_beat_ns = model_serial;

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "budget.hpp"
 #include "platform/thread.hpp"
 #include "pool_impl.hpp"
 #include "reservoir.hpp"
@@ -92,6 +93,7 @@ std::unique_ptr<Pool> PoolBuilder::build() const {
     try {
       slot.thread = std::thread([&state, &slot] {
         this_worker = &slot;
+        budget::count_as_worker();
         // Built without allocating: the worker must not fail where no one could catch it.
         char full[16];
         std::snprintf(full, sizeof full, "%s-%zu", state.name.c_str(), slot.index);
@@ -304,6 +306,8 @@ WaitCounters raw_counters(const Pool::Impl& impl) {
   out.late_joins = c.late_joins.load(std::memory_order_relaxed);
   out.cpu_moves = c.cpu_moves.load(std::memory_order_relaxed);
   out.wakes_ahead = c.wakes_ahead.load(std::memory_order_relaxed);
+  out.budget_narrowed = c.budget_narrowed.load(std::memory_order_relaxed);
+  out.budget_leaves = c.budget_leaves.load(std::memory_order_relaxed);
   return out;
 }
 

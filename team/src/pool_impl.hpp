@@ -91,6 +91,8 @@ struct CounterCells {
   std::atomic<std::uint64_t> late_joins{0};
   std::atomic<std::uint64_t> cpu_moves{0};
   std::atomic<std::uint64_t> wakes_ahead{0};
+  std::atomic<std::uint64_t> budget_narrowed{0};
+  std::atomic<std::uint64_t> budget_leaves{0};
 };
 
 struct Pool::Impl {
@@ -187,6 +189,10 @@ struct Section::Shared {
   WorkerSlot* const* member_slots = nullptr;
   std::atomic<bool> failed{false};
   std::exception_ptr error;  // written once by the thread that set `failed`
+  // A claimed section whose members the process budget granted (cpu_budget.hpp), and the
+  // members that gave their slot back and left it (written before their unit's finish).
+  bool budgeted = false;
+  std::atomic<std::uint32_t> members_left{0};
 };
 
 // run_units(): claim and run units of the claimed section `generation` on `board` until none

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "budget.hpp"
 #include "platform/affinity.hpp"
 #include "platform/thread.hpp"
 #include "pool_impl.hpp"
@@ -130,7 +131,15 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
       }
     }
     ++ran;
+    // A member leaves a section that the budget over-commits (a caller arrived after the
+    // grant): its slot goes back before its finish, so the leader's join sees it returned.
+    const bool leave = rank != 0 && shared->budgeted && budget::leave_if_over_committed();
+    if (leave) shared->members_left.fetch_add(1, std::memory_order_relaxed);
     board.finish(pool.sync);  // the last touch of `shared` for this unit
+    if (leave) {
+      pool.counters.budget_leaves.fetch_add(1, std::memory_order_relaxed);
+      break;
+    }
   }
   return ran;
 }
@@ -263,8 +272,20 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
     });
     return;
   }
+  // Within a call, members only from the CPUs the process budget has free now
+  // (cpu_budget.hpp).
+  const bool budgeted = budget::in_call();
+  const std::size_t granted = budgeted ? budget::grant_members(width - 1) : width - 1;
+  if (granted + 1 < width) pool.counters.budget_narrowed.fetch_add(1, std::memory_order_relaxed);
+  if (granted == 0) {
+    Section solo(nullptr, 0, 1);
+    for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
+    return;
+  }
+  width = granted + 1;
   ClaimBoard& board = members_->workers.front()->board;
   Section::Shared shared(nullptr, ctx, width, pool);
+  shared.budgeted = budgeted;
   shared.unit_fn = fn;
   shared.board = &board;
   shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
@@ -291,6 +312,9 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   if (!brief_spin(pool, finished)) {
     wait_until(pool, WaitSite::join, pool.sync, finished,
                shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);
+  }
+  if (budgeted) {
+    budget::return_members(granted - shared.members_left.load(std::memory_order_relaxed));
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);

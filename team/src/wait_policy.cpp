@@ -19,6 +19,8 @@ WaitCounters& WaitCounters::operator+=(const WaitCounters& o) {
   late_joins += o.late_joins;
   cpu_moves += o.cpu_moves;
   wakes_ahead += o.wakes_ahead;
+  budget_narrowed += o.budget_narrowed;
+  budget_leaves += o.budget_leaves;
   sections += o.sections;
   return *this;
 }
@@ -35,6 +37,8 @@ WaitCounters& WaitCounters::operator-=(const WaitCounters& o) {
   late_joins -= o.late_joins;
   cpu_moves -= o.cpu_moves;
   wakes_ahead -= o.wakes_ahead;
+  budget_narrowed -= o.budget_narrowed;
+  budget_leaves -= o.budget_leaves;
   sections -= o.sections;
   return *this;
 }

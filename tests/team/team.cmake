@@ -3,6 +3,7 @@
 # (Relacy), stress (timing-sensitive, serial). One label per test (see teamla_add_gtest).
 set(teamla_team_test_sources
   ${CMAKE_CURRENT_LIST_DIR}/section_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/budget_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/claimed_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pool_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pressure_test.cpp)

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "budget.hpp"
 #include "platform/affinity.hpp"
 #include "platform/thread.hpp"
 #include "pool_impl.hpp"
@@ -65,8 +66,10 @@ inline void count_sleep(CounterCells& counters, WaitSite site) {
 // its set once (platform::step_off_cpu) and spins on there, or ends the spin if it cannot.
 // Sleeping alone would not help on this VM, whose kernel packs a woken thread onto its waker's
 // CPU: the next wake puts it back (docs/team.md, "Stacked waits").
+// A member (`member`) also ends its spin when every usable CPU runs library work
+// (cpu_budget.hpp): its spin would take a CPU from a thread that has work.
 template <class Done>
-bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu) {
+bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu, bool member) {
   const WaitTuning& tuning = pool.tuning;
   std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : pool.spin_budget;
   if (after_wake) budget = std::min(budget, tuning.after_wake_polls);
@@ -83,6 +86,7 @@ bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu) {
   for (std::uint32_t poll = 0; poll < budget; ++poll) {
     if (done()) return true;
     cpu_relax();
+    if (member && (poll % kClockStride) == kClockStride - 1 && budget::all_cpus_taken()) break;
     if (avoid_cpu >= 0 && (poll % kClockStride) == kClockStride - 1 &&
         platform::current_cpu() == avoid_cpu) {
       pool.counters.stacked_waits.fetch_add(1, std::memory_order_relaxed);
@@ -209,10 +213,9 @@ bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
         if (stacked > 0) return false;
         short_spin = stacked < 0;
       }
-      if (detail::spin_phase(pool, done, short_spin, avoid_cpu) ||
-          detail::yield_phase(pool, done)) {
-        return false;
-      }
+      const bool member = site == WaitSite::member;
+      if (detail::spin_phase(pool, done, short_spin, avoid_cpu, member)) return false;
+      if (!(member && budget::all_cpus_taken()) && detail::yield_phase(pool, done)) return false;
       break;
     }
     case WaitPolicy::legacy:

@@ -87,6 +87,10 @@ struct WaitCounters {
   std::uint64_t cpu_moves = 0;
   // A member was woken ahead of a section (Team::wake_members).
   std::uint64_t wakes_ahead = 0;
+  // The process CPU budget (cpu_budget.hpp) granted a claimed section fewer members than asked
+  // (none: it ran inline), and a member left a section the budget over-committed.
+  std::uint64_t budget_narrowed = 0;
+  std::uint64_t budget_leaves = 0;
 
   WaitCounters& operator+=(const WaitCounters& o);
   WaitCounters& operator-=(const WaitCounters& o);
