@@ -70,3 +70,18 @@ if(TEAMLA_SYSTEM_PYTHON AND NOT teamla_numpy_missing)
                    ${teamla_blas_system_dir})
   set_tests_properties(blas_system.numpy PROPERTIES LABELS "blas-ref" TIMEOUT 300)
 endif()
+
+# threadpoolctl (Debian python3-threadpoolctl) limits teamla, preloaded and as libblas.so.3.
+if(TEAMLA_SYSTEM_PYTHON AND NOT teamla_numpy_missing)
+  execute_process(COMMAND ${TEAMLA_SYSTEM_PYTHON} -c "import threadpoolctl"
+                  RESULT_VARIABLE teamla_threadpoolctl_missing OUTPUT_QUIET ERROR_QUIET)
+  if(NOT teamla_threadpoolctl_missing)
+    add_test(NAME blas_system.threadpoolctl
+             COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/threadpoolctl_test.py
+                     $<TARGET_FILE:teamla_blas> ${teamla_blas_system_dir})
+    set_tests_properties(blas_system.threadpoolctl PROPERTIES
+      LABELS "blas-ref" TIMEOUT 300 SKIP_RETURN_CODE 77)
+  else()
+    message(STATUS "teamla: threadpoolctl not found: blas_system.threadpoolctl is off")
+  endif()
+endif()

@@ -153,6 +153,12 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.waits.stacked_waits),
                static_cast<unsigned long long>(counters.waits.cpu_moves),
                static_cast<unsigned long long>(counters.waits.wakes_ahead));
+  std::fprintf(stderr,
+               "teamla_blas: CPU budget: %llu calls narrowed by other calls' CPUs, %llu sections "
+               "granted fewer members, %llu members left an over-committed section\n",
+               static_cast<unsigned long long>(counters.budget_limited_calls),
+               static_cast<unsigned long long>(counters.waits.budget_narrowed),
+               static_cast<unsigned long long>(counters.waits.budget_leaves));
   if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
     std::fprintf(stderr,
                  "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "
@@ -281,9 +287,23 @@ engine::CpuEngine* acquire_engine(std::size_t wanted) {
 }
 
 // wanted_threads(): the calling thread's count, 0 when none is set.
+// capped_by_openblas(): `count` (0: the engine's width) capped by the count of an OpenBLAS
+// loaded beside this library (followed_openblas_count()); 0 again when that cap is no lower
+// than the engine's width.
+int capped_by_openblas(int count) {
+  const int followed = followed_openblas_count();
+  if (followed <= 0) return count;
+  if (count > 0) return std::min(count, followed);
+  std::size_t width = g_process.width.load(std::memory_order_relaxed);
+  if (width == 0) width = resolved_threads(config_from_env());  // before the engine exists
+  return static_cast<std::size_t>(followed) < width ? followed : 0;
+}
+
 std::size_t wanted_threads(const ThreadState& state) {
-  const int own = state.threads;
-  const int count = own > 0 ? own : g_process.process_threads.load(std::memory_order_relaxed);
+  int count = state.threads;
+  if (count <= 0) {
+    count = capped_by_openblas(g_process.process_threads.load(std::memory_order_relaxed));
+  }
   return static_cast<std::size_t>(std::max(count, 0));
 }
 std::size_t wanted_threads() { return wanted_threads(t_state); }
@@ -334,7 +354,9 @@ int thread_threads() {
 bool caller_runs_one_thread() {
   int count = 0;
   if (g_process.thread_counts_set.load(std::memory_order_relaxed)) count = t_state.threads;
-  if (count <= 0) count = g_process.process_threads.load(std::memory_order_relaxed);
+  if (count <= 0) {
+    count = capped_by_openblas(g_process.process_threads.load(std::memory_order_relaxed));
+  }
   return count > 0 ? count == 1 : g_process.width.load(std::memory_order_relaxed) == 1;
 }
 

@@ -49,11 +49,22 @@ void set_process_threads(int count);
 // one; count < 1 clears it. Returns thread_threads() as it was before the call.
 int set_thread_threads(int count);
 // thread_threads(): the count the calling thread's next call runs with: its own, else the
-// process-wide one, else the engine's width.
+// process-wide one, else the engine's width; the last two capped by the followed OpenBLAS
+// count.
 [[nodiscard]] int thread_threads();
 
+// followed_openblas_count(): the count an OpenBLAS loaded beside this library holds now (0
+// when none is loaded). It caps the process-wide count: threadpoolctl limits BLAS threads by
+// calling openblas_set_num_threads on the OpenBLAS it finds by file name (numpy always loads
+// one beside teamla), never on teamla (docs/blas.md, "threadpoolctl"). Defined with the other
+// OpenBLAS look-ups in thread_control.cpp. A relaxed load and a call into OpenBLAS; an OpenBLAS
+// not yet found is looked for at most every kOpenBlasLookupNs.
+inline constexpr unsigned long long kOpenBlasLookupNs = 250'000'000;
+[[nodiscard]] int followed_openblas_count();
+
 // caller_runs_one_thread(): whether a call from this thread can use one thread only: the
-// thread's own count, else the process-wide one, else the current engine's width is 1 (false
+// thread's own count, else the process-wide one, else the current engine's width (the last two
+// capped by the followed OpenBLAS count) is 1 (false
 // until an engine exists, unless a count of 1 is set). Relaxed loads, no lease and no engine
 // created; the thread's own count is looked up only once some thread has set one (in a shared
 // library a thread-local look-up is a call into the dynamic linker, ~0.25 % of a 48^3 dgemm_:

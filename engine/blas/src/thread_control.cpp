@@ -8,12 +8,19 @@
 // definition in the lookup order (dlsym(RTLD_NEXT)), so that OpenBLAS's own pool, which
 // serves every routine teamla does not export, obeys the same count. The teamla_* calls are
 // never forwarded: they set teamla's count alone.
+//
+// Following: the other way round, that OpenBLAS's own count caps teamla's process-wide count,
+// so that a count set on it directly (threadpoolctl's threadpool_limits, which never sees
+// teamla) holds for teamla too (followed_openblas_count()).
 #include <dlfcn.h>
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 
 #include "exports.hpp"
 #include "process_engine.hpp"
+#include "teamla/team/machine.hpp"
 
 namespace {
 
@@ -74,7 +81,44 @@ void forward(Call&& call) {
   t_forwarding = false;
 }
 
+using GetThreads = int (*)();
+
+// The OpenBLAS whose count is followed (followed_openblas_count()): its getter once found,
+// when to look for one again while none is found, and its count as this library's last forward
+// left it (-1: none yet).
+struct FollowedOpenBlas {
+  std::atomic<GetThreads> get{nullptr};
+  std::atomic<std::uint64_t> next_lookup_ns{0};
+  std::atomic<int> count_as_left{-1};
+};
+constinit FollowedOpenBlas g_followed;
+
+GetThreads find_openblas_getter() {
+  const std::uint64_t now = teamla::team::coarse_monotonic_ns();
+  if (now < g_followed.next_lookup_ns.load(std::memory_order_relaxed)) return nullptr;
+  g_followed.next_lookup_ns.store(now + teamla::blas::kOpenBlasLookupNs, std::memory_order_relaxed);
+  const auto get = next_definition<GetThreads>("openblas_get_num_threads");
+  if (get != nullptr) g_followed.get.store(get, std::memory_order_relaxed);
+  return get;
+}
+
+// forwarded(): after a forward, the count it left OpenBLAS at. That count is this library's
+// own doing (before 0.3.27 a thread's local count reaches OpenBLAS's process-wide one), never
+// a limit set from outside: it is not followed.
+void forwarded() {
+  if (const auto get = next_definition<GetThreads>("openblas_get_num_threads")) {
+    g_followed.count_as_left.store(get(), std::memory_order_relaxed);
+  }
+}
+
 }  // namespace
+
+int teamla::blas::followed_openblas_count() {
+  GetThreads get = g_followed.get.load(std::memory_order_relaxed);
+  if (get == nullptr && (get = find_openblas_getter()) == nullptr) return 0;
+  const int count = get();
+  return count == g_followed.count_as_left.load(std::memory_order_relaxed) ? 0 : count;
+}
 
 extern "C" {
 
@@ -89,6 +133,7 @@ TEAMLA_BLAS_EXPORT void openblas_set_num_threads(int count) {
   forward([count] {
     if (auto next = next_definition<SetThreads>("openblas_set_num_threads")) {
       next(count);
+      forwarded();
     }
   });
 }
@@ -107,6 +152,7 @@ TEAMLA_BLAS_EXPORT int openblas_set_num_threads_local(int count) {
       // to its pool's size.
       global(teamla::blas::thread_threads());
     }
+    forwarded();
   });
   return previous;
 }
