@@ -29,6 +29,26 @@ Mode parse_mode(std::string_view text, std::string_view setting) {
                                               "' is not a mode: use held, per_call or serial");
 }
 
+namespace {
+
+// width_cache_from_env(): TEAMLA_WIDTH_CACHE ("off" or "": none), else the user's cache
+// directory (XDG's), else `fallback`.
+std::string width_cache_from_env(const std::string& fallback) {
+  if (const char* chosen = std::getenv("TEAMLA_WIDTH_CACHE")) {
+    const std::string_view value(chosen);
+    return value == "off" ? std::string() : std::string(value);
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
+    return std::string(xdg) + "/teamla";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
+    return std::string(home) + "/.cache/teamla";
+  }
+  return fallback;
+}
+
+}  // namespace
+
 EngineConfig EngineConfig::from_env(EngineConfig base) {
   // The team's variables are parsed by the team's reader, on a builder seeded with `base`,
   // and read back: one parser per variable.
@@ -50,6 +70,7 @@ EngineConfig EngineConfig::from_env(EngineConfig base) {
   base.spin_polls = builder.wait_tuning().spin_polls;
   base.warm_up = builder.wait_tuning().warm_up;
   if (const char* mode = std::getenv("TEAMLA_MODE")) base.mode = parse_mode(mode, "TEAMLA_MODE");
+  base.width_cache = width_cache_from_env(base.width_cache);
   return base;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine_impl.hpp"
 #include "teamla/linalg/isa.hpp"
+#include "teamla/linalg/width.hpp"
 #include "teamla/team/process.hpp"
 #include "teamla/team/shortfall.hpp"
 
@@ -72,6 +73,7 @@ NotPositiveDefinite::NotPositiveDefinite(index_t column)
 
 CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
   check_config(config);
+  if (!config.width_cache.empty()) linalg::use_width_cache(config.width_cache);
   if (config.threads == 0) config.threads = team::affinity_cpu_count();
   width = config.mode == Mode::serial ? 1 : config.threads;
   team::WaitTuning tuning;

@@ -116,14 +116,12 @@ constexpr double kSliceLossNs = 500e3;
 // region inline for ~60 ms); the same run with 1/8 left the per-call p99 at 3.1x.
 constexpr double kStallWeight = 0.5;
 // kStallRecurSections: a stall is evidence on its own only when it comes within this many wide
-// sections of the one before (the process's first one is too): stalls in more than 0.5 % of
-// sections reach a p99, which staying inline protects. Under `foreign_load --load 2:10` 1.6-2 %
-// of sections stall, and a penalty's inline stretch adds no sections before the next one. A
-// rarer stall is a loss like any other: on the 2-vCPU AMD EPYC (Zen 5) VM, quiet, a kernel
-// thread (kdamond) or the VM's own services took a member's CPU for 0.7-3 ms every 0.2-0.5 s
-// (thousands of sections apart), and at kStallWeight each kept 2-thread strmm_ 256 (47 us
-// wide, 90 us inline) inline for 60-160 ms, up to a fifth of the time (docs/gemm.md, "What a
-// wide region is charged for").
+// sections of the one before: stalls in more than 0.5 % of sections reach a p99, which staying
+// inline protects, and under foreign load they come every few dozen sections. A rarer stall,
+// the process's first included, is a loss like any other: a quiet VM's own services take a
+// member's CPU for a few ms now and then, thousands of sections apart, and taken alone each kept
+// a class decided wide inline for ~100 ms, so that fresh processes ran one call at different
+// widths (docs/gemm.md, "What a wide region is charged for"; docs/perf/stability.md).
 constexpr std::uint32_t kStallRecurSections = 200;
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {
@@ -184,7 +182,7 @@ void record_section(double wall_ns, double expected_ns, double waited_ns) {
   // of the last 4), and one within the tie tolerance is no loss.
   const bool stall = excess >= std::max((kStallFactor - 1.0) * expected_ns, kSliceLossNs);
   const std::uint32_t since_stall = g_sections_since_stall.load(std::memory_order_relaxed);
-  const bool recurring = stall && (since_stall < kStallRecurSections || since_stall == kNoStallYet);
+  const bool recurring = stall && since_stall < kStallRecurSections;
   if (stall || since_stall < kStallRecurSections) {
     g_sections_since_stall.store(stall ? 0 : since_stall + 1, std::memory_order_relaxed);
   }
@@ -218,7 +216,6 @@ bool detail::section_observation() { return g_observe.load(std::memory_order_rel
 void detail::set_section_observation(bool enabled) {
   g_observe.store(enabled, std::memory_order_relaxed);
   reset_learned_rates();
-  set_wide_explore_gap_ns(kWideExploreGapNs);
   g_penalty_ns.store(0.0, std::memory_order_relaxed);
   g_loss_bits.store(0, std::memory_order_relaxed);
   g_sections_since_stall.store(kNoStallYet, std::memory_order_relaxed);

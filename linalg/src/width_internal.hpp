@@ -33,11 +33,12 @@ std::size_t region_cap(Exec& exec);
 void set_section_observation(bool enabled);
 bool section_observation();
 
-// reset_learned_rates() forgets every learned rate (tests).
+// reset_learned_rates() forgets every calibrated decision (tests); a width cache in use is
+// read again.
 void reset_learned_rates();
 
-// set_wide_explore_gap_ns() replaces kWideExploreGapNs (tests that feed regions faster than
-// it; set_section_observation() restores the default).
-void set_wide_explore_gap_ns(std::uint64_t gap_ns);
+// set_recheck_ns() replaces kRecheckNs, the least time between two checks of a decided class
+// (tests that feed regions faster than it; reset_learned_rates() restores the default).
+void set_recheck_ns(std::uint64_t gap_ns);
 
 }  // namespace teamla::linalg::detail

@@ -1,77 +1,70 @@
 // SPDX-License-Identifier: Apache-2.0
 // width_learn.cpp: plan_region() and record_region(): the width a region runs at, from the
-// measured section cost and the rates learned from the regions this process ran (width.hpp).
+// measured section cost and the decisions calibrated on the regions this machine ran
+// (width.hpp), kept in the width cache.
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
+#include "width_cache.hpp"
 #include "width_internal.hpp"
 
 namespace teamla::linalg {
 namespace {
 
-// The learned rate moves a quarter of the way to each new sample, and a sample is clipped to
-// [1/2, 2] x the current rate. A sample over kOutlier x the rate counts only when the arm's
-// sample before it was one too: a single slow region is an outlier, two in a row a change.
-// Learned at once, one inline region that the VM paused (25-100 us, often enough:
-// docs/perf/calls.md) raised the inline rate by 25 %, past the wide one, and dgemm 48 x 48 x 48
-// at 2 threads ran wide at 0.85x inline for hundreds of regions every few hundred ms until
-// re-runs of the inline arm brought the rate back (regions logged by a temporary build;
-// docs/gemm.md, "The width a region runs at"). A tighter clip instead (1.25) kept the rates
-// from converging: a wide rate first learned high came down by 5 % per re-run, one re-run
-// every 100 ms.
-constexpr double kLearnWeight = 0.25;
-constexpr double kClip = 2.0;
-constexpr double kOutlier = 1.5;
-constexpr std::uint32_t kTimedInlineEvery = 4;
+// kSamples: each arm's samples of one calibration, kCalibrationBlock - 1 per block.
+constexpr unsigned kSamples = (kCalibrationBlock - 1) * kCalibrationBlocks / 2;
+constexpr unsigned kCalibrationRegions = kCalibrationBlock * kCalibrationBlocks;
 
-// Cell: what regions of one kind, scalar size and size class took, in ns per flop (0: none
-// yet). `wide_width` is the width the wide rate was measured at.
+enum Decision : std::uint32_t { kUndecided = 0, kInline = 1, kWide = 2 };
+
+// Cell: one kind, scalar size and size class. Every field is a relaxed atomic written by
+// plain loads and stores, not read-modify-writes: threads that plan regions of one class at
+// once may lose a count or a sample, which only moves a calibration's blocks by a region.
 struct Cell {
-  std::atomic<float> serial{0.0F};
+  std::atomic<std::uint32_t> decision{kUndecided};
+  std::atomic<std::uint32_t> wide_width{0};  // the width the wide arm runs (and was decided) at
+  std::atomic<float> serial{0.0F};           // the decided rates, ns per flop (medians)
   std::atomic<float> wide{0.0F};
-  std::atomic<std::uint32_t> wide_width{0};
-  // The regions planned in this cell, and the first region of the next run of kExploreRun
-  // that re-runs the arm not chosen. Both are a relaxed load and store, not a read-modify-write
-  // (racing callers may lose a count, which only shifts a run).
+  // The regions of the calibration under way (its blocks), or since the decision (its check).
   std::atomic<std::uint64_t> regions{0};
-  std::atomic<std::uint64_t> explore_at{kExplorePeriod - kExploreRun};
-  // The arm the rates chose at the cell's last region (true: wide).
-  std::atomic<bool> chose_wide{false};
-  std::atomic<std::uint32_t> last_width{0};  // the width the cell's last region was planned at
-  // While inline is the faster arm: when the wide arm was last re-run, and whether the current
-  // run of kExploreRun regions may go wide (kWideExploreGapNs).
-  std::atomic<std::uint64_t> wide_explored_ns{0};
-  std::atomic<bool> wide_explore_due{false};
-  // Bit 0 (inline) and bit 1 (wide): the arm's first timed region has been seen. That one is
-  // not learned: it pays for first touches (the workspace's pages, cold caches). Measured:
-  // 2048 x 16 x 16 dgemm's first inline region took 1.0 ms against 23 us after; learned, it put
-  // the class above kLearnCeilingNs for good, where the model's width 2 ran at 0.6-0.8x inline.
-  std::atomic<std::uint32_t> warmed{0};
-  // The same bits: the arm's last sample was over kOutlier x its rate (learn()).
-  std::atomic<std::uint32_t> high{0};
+  std::atomic<bool> calibrating{true};
+  std::atomic<std::uint64_t> decided_ns{0};  // when it was last decided (coarse clock)
+  std::array<std::atomic<float>, kSamples> inline_samples{};
+  std::array<std::atomic<float>, kSamples> wide_samples{};
+  std::atomic<std::uint32_t> inline_count{0};
+  std::atomic<std::uint32_t> wide_count{0};
 };
 
 constexpr unsigned kKinds = 4;     // RegionKind's values
 constexpr unsigned kScalars = 2;   // double, float
 constexpr unsigned kClasses = 48;  // floor(log2(flops))
-std::array<Cell, kKinds * kScalars * kClasses> g_cells;
-std::atomic<std::uint64_t> g_wide_explore_gap_ns{kWideExploreGapNs};
+constexpr unsigned kCells = kKinds * kScalars * kClasses;
+std::array<Cell, kCells> g_cells;
+std::atomic<std::uint64_t> g_recheck_ns{kRecheckNs};
 
-// The classes of each kind and scalar size (bit c: class c) whose next region the learner will
-// run inline by choice (learned_inline()). A bit changes only when a class's answer does (a
-// locked OR or AND a few times per explore run); callers read the word with one load.
+// The classes of each kind and scalar size (bit c: class c) whose next region the planner
+// runs inline without seeing it (learned_inline()). A bit changes only when a class's answer
+// does; callers read the word with one load.
 static_assert(kClasses <= 64);
 std::array<std::atomic<std::uint64_t>, kKinds * kScalars> g_inline_classes{};
 
+// The width cache: its directory and counts, and whether its file has been read into the
+// cells. Guarded by g_cache_mutex, which only decisions and use_width_cache() take.
+std::mutex g_cache_mutex;
+WidthCacheStatus g_cache;
+std::atomic<bool> g_cache_pending{false};  // a directory is set and not yet read
+
 // size_class(): floor(log2(flops)) from the exponent's bits (ilogb() is a call into libm, on
-// the path of every BLAS call the learner runs inline), clamped to the classes.
+// the path of every BLAS call the planner runs inline), clamped to the classes.
 unsigned size_class(double flops) {
   if (!(flops >= 1)) return 0;
   const auto exponent = static_cast<int>((std::bit_cast<std::uint64_t>(flops) >> 52) & 0x7FF);
@@ -86,7 +79,7 @@ unsigned cell_index(RegionKind kind, std::size_t scalar_bytes, double flops) {
   return class_row(kind, scalar_bytes) * kClasses + size_class(flops);
 }
 
-// publish_inline(): whether the next region of cell `index` is one the learner runs inline
+// publish_inline(): whether the next region of cell `index` is one the planner runs inline
 // without needing to see it (learned_inline()).
 void publish_inline(unsigned index, bool runs_inline) {
   std::atomic<std::uint64_t>& word = g_inline_classes[index / kClasses];
@@ -99,23 +92,101 @@ void publish_inline(unsigned index, bool runs_inline) {
   }
 }
 
-// learn(): `high` is the cell's bit of this arm's last sample: over kOutlier x the rate.
-void learn(std::atomic<float>& rate, double sample, std::atomic<std::uint32_t>& high_bits,
-           std::uint32_t arm) {
-  const auto current = static_cast<double>(rate.load(std::memory_order_relaxed));
-  if (current <= 0) {
-    rate.store(static_cast<float>(sample), std::memory_order_relaxed);
+// median(): of the first `count` samples (count >= 1).
+float median(const std::array<std::atomic<float>, kSamples>& samples, std::uint32_t count) {
+  std::array<float, kSamples> values{};
+  count = std::min<std::uint32_t>(count, kSamples);
+  for (std::uint32_t i = 0; i < count; ++i) values[i] = samples[i].load(std::memory_order_relaxed);
+  auto* const middle = values.begin() + count / 2;
+  std::nth_element(values.begin(), middle, values.begin() + count);
+  return *middle;
+}
+
+void start_calibration(Cell& cell) {
+  cell.inline_count.store(0, std::memory_order_relaxed);
+  cell.wide_count.store(0, std::memory_order_relaxed);
+  cell.regions.store(0, std::memory_order_relaxed);
+  cell.calibrating.store(true, std::memory_order_relaxed);
+}
+
+// store_decisions(): every decided cell into the cache's file. The caller holds g_cache_mutex.
+void store_decisions() {
+  std::vector<detail::CachedDecision> decisions;
+  for (unsigned index = 0; index < kCells; ++index) {
+    const Cell& cell = g_cells[index];
+    const std::uint32_t decision = cell.decision.load(std::memory_order_relaxed);
+    if (decision == kUndecided) continue;
+    decisions.push_back({index, cell.wide_width.load(std::memory_order_relaxed), decision == kWide,
+                         cell.serial.load(std::memory_order_relaxed),
+                         cell.wide.load(std::memory_order_relaxed)});
+  }
+  if (detail::write_width_cache(g_cache.directory, decisions)) {
+    ++g_cache.stored;
+  } else {
+    ++g_cache.write_failures;
+  }
+}
+
+// load_decisions(): the cache's decisions into the cells still undecided. The caller holds
+// g_cache_mutex.
+void load_decisions() {
+  std::vector<detail::CachedDecision> decisions;
+  const detail::CacheRead read = detail::read_width_cache(g_cache.directory, kCells, decisions);
+  if (read == detail::CacheRead::rejected) ++g_cache.rejected;
+  const std::uint64_t now = team::coarse_monotonic_ns();
+  for (const detail::CachedDecision& cached : decisions) {
+    Cell& cell = g_cells[cached.cell];
+    if (cell.decision.load(std::memory_order_relaxed) != kUndecided) continue;
+    cell.wide_width.store(cached.width, std::memory_order_relaxed);
+    cell.serial.store(cached.serial_ns_per_flop, std::memory_order_relaxed);
+    cell.wide.store(cached.wide_ns_per_flop, std::memory_order_relaxed);
+    cell.regions.store(0, std::memory_order_relaxed);
+    cell.decided_ns.store(now, std::memory_order_relaxed);
+    cell.calibrating.store(false, std::memory_order_relaxed);
+    cell.decision.store(cached.wide ? kWide : kInline, std::memory_order_relaxed);
+    publish_inline(cached.cell, !cached.wide);
+    ++g_cache.loaded;
+  }
+}
+
+void load_cache_once() {
+  if (!g_cache_pending.load(std::memory_order_acquire)) return;
+  const std::lock_guard lock(g_cache_mutex);
+  if (!g_cache_pending.load(std::memory_order_relaxed)) return;
+  load_decisions();
+  g_cache_pending.store(false, std::memory_order_release);
+}
+
+// decide(): the end of a calibration of cell `index`: the medians decide it. A first
+// calibration takes the faster arm (within the tie tolerance, inline); a check changes a
+// decision only when the other arm is faster by more than kRecheckMargin. A decision made with
+// the observed penalty on (foreign load) holds in this process but is not kept in the cache.
+void decide(unsigned index, Cell& cell) {
+  const std::uint32_t inline_count = cell.inline_count.load(std::memory_order_relaxed);
+  const std::uint32_t wide_count = cell.wide_count.load(std::memory_order_relaxed);
+  cell.regions.store(0, std::memory_order_relaxed);
+  cell.decided_ns.store(team::coarse_monotonic_ns(), std::memory_order_relaxed);
+  cell.calibrating.store(false, std::memory_order_relaxed);
+  const std::uint32_t previous = cell.decision.load(std::memory_order_relaxed);
+  if (inline_count == 0 || wide_count == 0) {
+    if (previous == kUndecided) start_calibration(cell);  // no sample of an arm: again
     return;
   }
-  const std::uint32_t bits = high_bits.load(std::memory_order_relaxed);
-  const bool high = sample > kOutlier * current;
-  if (high != ((bits & arm) != 0)) {
-    high_bits.store(high ? bits | arm : bits & ~arm, std::memory_order_relaxed);
+  const double serial = median(cell.inline_samples, inline_count);
+  const double wide = median(cell.wide_samples, wide_count);
+  std::uint32_t decision = wide < serial * (1.0 - kWidthTieTolerance) ? kWide : kInline;
+  if (previous != kUndecided && decision != previous) {
+    const bool clear = decision == kWide ? wide < serial * (1.0 - kRecheckMargin)
+                                         : serial < wide * (1.0 - kRecheckMargin);
+    if (!clear) decision = previous;
   }
-  if (high && (bits & arm) == 0) return;  // alone so far: an outlier
-  const double clipped = std::clamp(sample, current / kClip, current * kClip);
-  rate.store(static_cast<float>(current + kLearnWeight * (clipped - current)),
-             std::memory_order_relaxed);
+  cell.serial.store(static_cast<float>(serial), std::memory_order_relaxed);
+  cell.wide.store(static_cast<float>(wide), std::memory_order_relaxed);
+  cell.decision.store(decision, std::memory_order_relaxed);
+  publish_inline(index, decision == kInline);
+  if (decision == previous || observed_section_penalty_ns() > 0) return;
+  const std::lock_guard lock(g_cache_mutex);
+  if (!g_cache.directory.empty()) store_decisions();
 }
 
 // note_wide_plan(): what record_region() compares after a wide region: the leader's waits and
@@ -123,30 +194,6 @@ void learn(std::atomic<float>& rate, double sample, std::atomic<std::uint32_t>& 
 void note_wide_plan(RegionPlan& plan) {
   plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   plan.not_running_at_plan = team::members_not_running();
-}
-
-}  // namespace
-
-void detail::set_wide_explore_gap_ns(std::uint64_t gap_ns) {
-  g_wide_explore_gap_ns.store(gap_ns, std::memory_order_relaxed);
-}
-
-void detail::reset_learned_rates() {
-  for (Cell& cell : g_cells) {
-    cell.serial.store(0, std::memory_order_relaxed);
-    cell.wide.store(0, std::memory_order_relaxed);
-    cell.wide_width.store(0, std::memory_order_relaxed);
-    cell.regions.store(0, std::memory_order_relaxed);
-    cell.explore_at.store(kExplorePeriod - kExploreRun, std::memory_order_relaxed);
-    cell.chose_wide.store(false, std::memory_order_relaxed);
-    cell.last_width.store(0, std::memory_order_relaxed);
-    cell.wide_explored_ns.store(0, std::memory_order_relaxed);
-    cell.wide_explore_due.store(false, std::memory_order_relaxed);
-    cell.warmed.store(0, std::memory_order_relaxed);
-    cell.high.store(0, std::memory_order_relaxed);
-  }
-  for (std::atomic<std::uint64_t>& word : g_inline_classes)
-    word.store(0, std::memory_order_relaxed);
 }
 
 // The floor of the last team this thread planned for, in flops (per scalar size): a region
@@ -161,6 +208,60 @@ thread_local TinyFloor t_floor;
 
 // The floors of inline_floor_flops(), per scalar size; written where t_floor is.
 std::atomic<double> g_inline_floor[2] = {0.0, 0.0};
+
+// plan_calibration(): the width of region `region` of a calibration of `cell` (blocks of
+// kCalibrationBlock alternating inline and wide, the first inline), whether it is a sample, and
+// the members' wake before a wide block and park after the last.
+void plan_calibration(std::uint64_t region, std::size_t wide_width, Exec& exec, RegionPlan& plan) {
+  const std::uint64_t block = region / kCalibrationBlock;
+  const std::uint64_t position = region % kCalibrationBlock;
+  const bool wide_block = block % 2 == 1;
+  plan.width = wide_block ? wide_width : 1;
+  plan.timed = position != 0;
+  const bool block_ends = position + 1 == kCalibrationBlock;
+  if (!wide_block && block_ends && block + 1 < kCalibrationBlocks) {
+    exec.team->wake_members(wide_width);
+    plan.woke_members = true;
+  }
+  // After the last wide block the decision may be inline: the members sleep rather than spin
+  // through their budget beside inline regions (a wide decision wakes them again at once).
+  plan.park_members_after = wide_block && block_ends && block + 2 >= kCalibrationBlocks;
+}
+
+}  // namespace
+
+void detail::set_recheck_ns(std::uint64_t gap_ns) {
+  g_recheck_ns.store(gap_ns, std::memory_order_relaxed);
+}
+
+void detail::reset_learned_rates() {
+  for (Cell& cell : g_cells) {
+    cell.decision.store(kUndecided, std::memory_order_relaxed);
+    cell.wide_width.store(0, std::memory_order_relaxed);
+    cell.serial.store(0, std::memory_order_relaxed);
+    cell.wide.store(0, std::memory_order_relaxed);
+    cell.decided_ns.store(0, std::memory_order_relaxed);
+    start_calibration(cell);
+  }
+  for (std::atomic<std::uint64_t>& word : g_inline_classes)
+    word.store(0, std::memory_order_relaxed);
+  g_recheck_ns.store(kRecheckNs, std::memory_order_relaxed);
+  const std::lock_guard lock(g_cache_mutex);
+  g_cache_pending.store(!g_cache.directory.empty(), std::memory_order_release);
+}
+
+void use_width_cache(const std::string& directory) {
+  const std::lock_guard lock(g_cache_mutex);
+  if (directory == g_cache.directory) return;
+  g_cache = WidthCacheStatus{};
+  g_cache.directory = directory;
+  g_cache_pending.store(!directory.empty(), std::memory_order_release);
+}
+
+WidthCacheStatus width_cache_status() {
+  const std::lock_guard lock(g_cache_mutex);
+  return g_cache;
+}
 
 bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops) {
   const std::uint64_t word =
@@ -195,7 +296,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
   double base = detail::kFallbackSectionNs;
   if (cost > 0) base = cap == 2 ? cost : cost / (1.0 + static_cast<double>(cap - 2) / 3.0);
   // A region too small for any section to pay runs inline before anything else is read (the
-  // small-call path: no learned cell, no clock).
+  // small-call path: no cell, no clock).
   // A provisional cost (no member came to the measurement) is measured again soon: the tiny
   // path must not keep it, or every later small region would stay inline for good.
   const bool cost_known = cost > 0 && exec.team->section_cost_measured(cap);
@@ -211,111 +312,63 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     g_inline_floor[scalar].store(published, std::memory_order_relaxed);
   }
   if (model_serial < kLearnFloorCosts * base) return plan;
-  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and learned
+  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and calibrated
   // nothing: the model alone, so the A/B against it differs in the waits only.
   const bool legacy = exec.team->pool().policy() == team::WaitPolicy::legacy;
   const double penalty = legacy ? 0.0 : observed_section_penalty_ns();
   plan.cell = cell_index(kind, scalar_bytes, flops);
-  Cell& cell = g_cells[plan.cell];
-  const double learned_serial =
-      static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * flops;
-  const double serial = learned_serial > 0 ? learned_serial : model_serial;
-  const std::size_t model_width = detail::choose_with_cost(serial, 1, cap, base, penalty);
-  if (legacy || !detail::section_observation() || serial < kLearnFloorCosts * base ||
-      serial > kLearnCeilingNs) {
+  const std::size_t model_width = detail::choose_with_cost(model_serial, 1, cap, base, penalty);
+  if (legacy || !detail::section_observation() || model_serial > kLearnCeilingNs) {
     plan.width = model_width;
     if (plan.width > 1) note_wide_plan(plan);
-    // The model's choice stands until the rates or the cost change (the legacy arm keeps
-    // every region on the planner, as threadteam 0.1.3 did).
+    // The model's choice stands (the legacy arm keeps every region on the planner, as
+    // threadteam 0.1.3 did).
     publish_inline(plan.cell, !legacy && model_width == 1);
     return plan;
   }
-  // The close calls: measure both arms and take the faster.
-  plan.must_beat_ns = serial;
+  // The close calls: the class's calibrated decision.
+  load_cache_once();
+  Cell& cell = g_cells[plan.cell];
   ++exec.stats.learned_regions;
-  const std::size_t wide_width = model_width > 1 ? model_width : std::min<std::size_t>(cap, 2);
-  const bool wide_known = cell.wide_width.load(std::memory_order_relaxed) == wide_width &&
-                          cell.wide.load(std::memory_order_relaxed) > 0;
-  const double wide =
-      wide_known ? static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * flops + penalty
-                 : serial / static_cast<double>(wide_width) + base + penalty;
-  // Until the inline rate is known, a close call runs inline (and is timed): the model's serial
-  // rate comes from another machine, and going wide on it cost small sizes most.
-  const bool go_wide = learned_serial > 0 && wide < serial * (1.0 - kWidthTieTolerance);
+  const std::size_t wide_width = std::min(
+      cap, std::max<std::size_t>(2, detail::choose_with_cost(model_serial, 1, cap, base, 0.0)));
+  std::uint32_t decision = cell.decision.load(std::memory_order_relaxed);
+  if (decision != kUndecided && cell.wide_width.load(std::memory_order_relaxed) != wide_width) {
+    // Decided at another width (a changed cap): calibrate again at this one.
+    cell.decision.store(kUndecided, std::memory_order_relaxed);
+    decision = kUndecided;
+    start_calibration(cell);
+  }
+  if (cell.wide_width.load(std::memory_order_relaxed) != wide_width) {
+    cell.wide_width.store(static_cast<std::uint32_t>(wide_width), std::memory_order_relaxed);
+  }
   const std::uint64_t region = cell.regions.load(std::memory_order_relaxed);
   cell.regions.store(region + 1, std::memory_order_relaxed);
-  // Once a run is over, the next is scheduled a period later. Re-running the slower arm costs
-  // (ratio - 1) of a region for each of its kExploreRun regions, and switching back up to
-  // kSwitchBackRegions more: the period keeps that under kExploreShare of the cell's time. It is
-  // computed once a period, not per region: its divisions, and a locked increment of the
-  // count, were a third of plan_region() (perf, sgemm 48 x 48 x 48 at 2 threads).
-  std::uint64_t run_start = cell.explore_at.load(std::memory_order_relaxed);
-  // When the rates change their choice, the arm left is re-run within kExplorePeriod regions:
-  // a choice made on a rate learned in a slow patch of the VM's (inline regions at 2x for tens
-  // of us) is then undone in a few runs, where the period of the ratio took hundreds of wide
-  // regions at 0.85x inline (dgemm 48 x 48 x 48 at 2 threads, regions logged by a temporary
-  // build; docs/gemm.md, "The width a region runs at").
-  if (cell.chose_wide.load(std::memory_order_relaxed) != go_wide) {
-    cell.chose_wide.store(go_wide, std::memory_order_relaxed);
-    run_start = std::min(run_start, region + kExplorePeriod - kExploreRun);
-    cell.explore_at.store(run_start, std::memory_order_relaxed);
-  }
-  // A run of the wide arm (inline the faster, or the wide rate unknown) is one region longer:
-  // its first region runs inline and wakes the members (Team::wake_members), so that the wide
-  // regions after it are timed with the members there. Without it a member parked since the
-  // last run missed them (woken, it was not running yet): the leader ran every unit alone, the
-  // wide arm looked slower than inline, and dgemm 128 x 128 x 128 at 2 threads stayed inline
-  // at 1.0x the 1-thread calls where wide runs 1.3x (docs/gemm.md, "The width a region runs
-  // at").
-  const bool wide_run = !go_wide;
-  const unsigned run_length = kExploreRun + (wide_run ? 1U : 0U);
-  if (region >= run_start + run_length) {
-    std::uint32_t period = kExplorePeriod;
-    if (wide_known && learned_serial > 0) {
-      const double ratio = std::max(wide / serial, serial / wide);
-      const double period_for_share =
-          ((ratio - 1.0) * kExploreRun + kSwitchBackRegions) / kExploreShare;
-      period = static_cast<std::uint32_t>(
-          std::clamp<double>(period_for_share, kExplorePeriod, kQuietExplorePeriod));
+  if (cell.calibrating.load(std::memory_order_relaxed)) {
+    if (region < kCalibrationRegions) {
+      plan_calibration(region, wide_width, exec, plan);
+      publish_inline(plan.cell, false);
+      if (plan.width > 1) note_wide_plan(plan);
+      return plan;
     }
-    run_start = region + period - kExploreRun;
-    cell.explore_at.store(run_start, std::memory_order_relaxed);
+    decide(plan.cell, cell);  // a sample lost to a race: decide on what came
+    decision = cell.decision.load(std::memory_order_relaxed);
+  } else if (region >= kRecheckRegions &&
+             team::coarse_monotonic_ns() - cell.decided_ns.load(std::memory_order_relaxed) >=
+                 g_recheck_ns.load(std::memory_order_relaxed)) {
+    start_calibration(cell);  // the check: the next regions calibrate again
   }
-  bool explore = region >= run_start;
-  bool wake_members = false;
-  if (explore && wide_run) {
-    // Re-running the wide arm wakes the members: at most every kWideExploreGapNs, decided
-    // by the run's first region for the whole run.
-    if (wide_known) {
-      if (region == run_start) {
-        const std::uint64_t now = team::monotonic_ns();
-        const bool due = now - cell.wide_explored_ns.load(std::memory_order_relaxed) >=
-                         g_wide_explore_gap_ns.load(std::memory_order_relaxed);
-        if (due) cell.wide_explored_ns.store(now, std::memory_order_relaxed);
-        cell.wide_explore_due.store(due, std::memory_order_relaxed);
-      }
-      explore = cell.wide_explore_due.load(std::memory_order_relaxed);
-    }
-    wake_members = explore && region == run_start;
-    if (wake_members) explore = false;  // the run's first region: inline, members woken
+  const double serial_ns = static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * flops;
+  plan.must_beat_ns = serial_ns > 0 ? serial_ns : model_serial;
+  if (decision == kWide) {
+    // The decision stands, but under foreign load the observed penalty can make the wide arm
+    // lose for now.
+    const double wide_ns = static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * flops;
+    plan.width = penalty > 0 && wide_ns + penalty >= plan.must_beat_ns ? 1 : wide_width;
   }
-  plan.width = go_wide != explore ? wide_width : 1;
-  plan.park_members_after = plan.width > 1 && explore && region + 1 == run_start + run_length;
-  plan.woke_members = wake_members;
-  if (wake_members) exec.team->wake_members(wide_width);
   if (plan.width > 1) note_wide_plan(plan);
-  const auto width = static_cast<std::uint32_t>(plan.width);
-  // A load and, on a switch only, a store: no read-modify-write on the common path.
-  plan.switched = cell.last_width.load(std::memory_order_relaxed) != width;
-  if (plan.switched) cell.last_width.store(width, std::memory_order_relaxed);
-  // Every wide region is timed (the join already reads the clock); an inline one when it
-  // explores, every kTimedInlineEvery-th, and whenever its rate is unknown, so two clock reads
-  // stay off most small calls.
-  plan.timed = plan.width > 1 || learned_serial <= 0 || explore || region % kTimedInlineEvery == 0;
-  // A caller may skip planning the next region only if it would run inline and is no explore
-  // run's: a run's regions then come here one after another, as the run needs (its first
-  // wakes the members for the wide regions after it).
-  publish_inline(plan.cell, !go_wide && learned_serial > 0 && region + 1 < run_start);
+  publish_inline(plan.cell,
+                 decision == kInline && !cell.calibrating.load(std::memory_order_relaxed));
   return plan;
 }
 
@@ -325,26 +378,25 @@ void record_region(const RegionPlan& plan, double wall_ns) {
                    static_cast<double>(team::leader_wait_ns() - plan.leader_wait_at_plan_ns));
   }
   if (!plan.timed || plan.flops <= 0 || !detail::section_observation()) return;
-  Cell& cell = g_cells[plan.cell];
-  const std::uint32_t arm = plan.width == 1 ? 1U : 2U;
-  if ((cell.warmed.fetch_or(arm, std::memory_order_relaxed) & arm) == 0) return;
-  if (plan.switched) return;
   // A wide region whose section found a member not running (asleep after a pause longer than
   // the members' spin, or still waking from that) measured the member's wake, not the width.
-  // After each pause the first two wide regions of dgemm 128 x 128 x 128 at 2 threads took
-  // 125-207 us against 55-120 us for the rest: two slow samples in a row, which learn() takes
-  // for a change (docs/gemm.md, "The width a region runs at").
   if (plan.width > 1 && team::members_not_running() != plan.not_running_at_plan) return;
-  const double rate = wall_ns / plan.flops;
-  if (plan.width == 1) {
-    learn(cell.serial, rate, cell.high, arm);
-    return;
+  Cell& cell = g_cells[plan.cell];
+  if (!cell.calibrating.load(std::memory_order_relaxed)) return;
+  const auto rate = static_cast<float>(wall_ns / plan.flops);
+  auto& samples = plan.width > 1 ? cell.wide_samples : cell.inline_samples;
+  auto& count = plan.width > 1 ? cell.wide_count : cell.inline_count;
+  const std::uint32_t taken = count.load(std::memory_order_relaxed);
+  if (taken < kSamples) {
+    samples[taken].store(rate, std::memory_order_relaxed);
+    count.store(taken + 1, std::memory_order_relaxed);
   }
-  const auto width = static_cast<std::uint32_t>(plan.width);
-  if (cell.wide_width.exchange(width, std::memory_order_relaxed) != width) {
-    cell.wide.store(0, std::memory_order_relaxed);  // measured at another width: start again
+  // The last sample of the calibration decides it.
+  if (cell.inline_count.load(std::memory_order_relaxed) +
+          cell.wide_count.load(std::memory_order_relaxed) >=
+      2 * kSamples) {
+    decide(plan.cell, cell);
   }
-  learn(cell.wide, rate, cell.high, arm);
 }
 
 }  // namespace teamla::linalg

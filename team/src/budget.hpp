@@ -18,9 +18,10 @@ void return_members(std::size_t count);
 // runs more threads than it has CPUs; true if it did (the member then leaves the section).
 bool leave_if_over_committed();
 
-// all_cpus_taken(): every usable CPU runs library work now (two relaxed loads): a member
-// waiting between sections ends its spin.
-bool all_cpus_taken();
+// all_cpus_taken(): every usable CPU runs library work now, not counting `own_members`
+// (the waiting member's pool's grants not yet returned: those slots are the waiting members'
+// own); a member waiting between sections then ends its spin. Relaxed loads.
+bool all_cpus_taken(std::size_t own_members);
 
 // count_as_worker(): the calling thread is a pool worker, whose work is counted by the grants
 // of the sections it joins: a CallerSlot it opens (a call made from inside a unit) adds

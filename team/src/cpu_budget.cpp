@@ -91,9 +91,10 @@ bool leave_if_over_committed() {
   return false;
 }
 
-bool all_cpus_taken() {
+bool all_cpus_taken(std::size_t own_members) {
   const std::size_t capacity = g_budget.capacity.load(std::memory_order_relaxed);
-  return capacity != 0 && g_budget.running.load(std::memory_order_relaxed) >= capacity;
+  return capacity != 0 &&
+         g_budget.running.load(std::memory_order_relaxed) >= capacity + own_members;
 }
 
 void count_as_worker() { t_worker = true; }

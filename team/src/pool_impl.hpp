@@ -127,6 +127,10 @@ struct Pool::Impl {
 
   alignas(64) Parker sync;
   alignas(64) CounterCells counters;
+  // The members the process budget has granted this pool's sections and not yet had back
+  // (cpu_budget.hpp): a waiting member subtracts them from the budget's count, since until the
+  // join returns them they are the very members now waiting.
+  std::atomic<std::size_t> members_granted{0};
   alignas(64) PressureMonitor pressure;
 
   Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);

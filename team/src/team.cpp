@@ -134,7 +134,10 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
     // A member leaves a section that the budget over-commits (a caller arrived after the
     // grant): its slot goes back before its finish, so the leader's join sees it returned.
     const bool leave = rank != 0 && shared->budgeted && budget::leave_if_over_committed();
-    if (leave) shared->members_left.fetch_add(1, std::memory_order_relaxed);
+    if (leave) {
+      shared->members_left.fetch_add(1, std::memory_order_relaxed);
+      pool.members_granted.fetch_sub(1, std::memory_order_relaxed);
+    }
     board.finish(pool.sync);  // the last touch of `shared` for this unit
     if (leave) {
       pool.counters.budget_leaves.fetch_add(1, std::memory_order_relaxed);
@@ -277,6 +280,7 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   const bool budgeted = budget::in_call();
   const std::size_t granted = budgeted ? budget::grant_members(width - 1) : width - 1;
   if (granted + 1 < width) pool.counters.budget_narrowed.fetch_add(1, std::memory_order_relaxed);
+  if (budgeted && granted != 0) pool.members_granted.fetch_add(granted, std::memory_order_relaxed);
   if (granted == 0) {
     Section solo(nullptr, 0, 1);
     for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
@@ -314,7 +318,9 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
                shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);
   }
   if (budgeted) {
-    budget::return_members(granted - shared.members_left.load(std::memory_order_relaxed));
+    const std::size_t kept = granted - shared.members_left.load(std::memory_order_relaxed);
+    pool.members_granted.fetch_sub(kept, std::memory_order_relaxed);
+    budget::return_members(kept);
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);

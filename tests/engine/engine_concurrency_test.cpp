@@ -15,6 +15,7 @@
 #include "engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
+#include "teamla/team/cpu_budget.hpp"
 
 namespace teamla::engine {
 namespace {
@@ -54,6 +55,41 @@ TEST_P(EngineConcurrency, ACallWhileTheTeamIsBusyRunsSeriallyWithoutWaiting) {
   // With the team free again, the next call leads it.
   engine.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
   EXPECT_FALSE(engine.last_call().contended);
+}
+
+// The process CPU budget: while other callers hold every other usable CPU, a call that the
+// model runs wide runs inline, and the engine counts it; once they leave, it runs wide again.
+TEST(EngineBudget, ACallRunsInlineWhileOtherCallersHoldTheOtherCpus) {
+  const std::size_t cpus = team::budget_use().capacity;
+  if (cpus < 2) GTEST_SKIP() << "needs two usable CPUs";
+  CpuEngine engine(EngineConfig{.threads = 2, .mode = Mode::held});
+  TestMatrix<double> a(300, 300), b(300, 300), c(300, 300), expected(300, 300);
+  testing::fill_random(a, 3);
+  testing::fill_random(b, 4);
+  testing::reference_gemm<double>(Op::none, Op::none, 1.0, a.cview(), b.cview(), 0.0,
+                                  expected.view());
+  std::atomic<std::size_t> entered{0};
+  std::atomic<bool> release{false};
+  std::vector<std::thread> others;
+  for (std::size_t i = 0; i + 1 < cpus; ++i) {
+    others.emplace_back([&] {
+      const team::CallerSlot slot;  // another caller's call in flight
+      entered.fetch_add(1);
+      while (!release.load()) std::this_thread::yield();
+    });
+  }
+  while (entered.load() + 1 < cpus) std::this_thread::yield();
+  engine.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+  EXPECT_EQ(engine.last_call().exec.max_width_used, 1u) << "no CPU was free for a member";
+  EXPECT_GE(engine.last_call().exec.budget_limited_regions, 1u);
+  EXPECT_EQ(engine.counters().budget_limited_calls, 1u);
+  EXPECT_LE(testing::max_abs_diff(c.cview(), expected.cview()), testing::tolerance<double>(300));
+  release.store(true);
+  for (std::thread& other : others) other.join();
+  engine.gemm(Op::none, Op::none, 1.0, a.view(), b.view(), 0.0, c.view());
+  EXPECT_EQ(engine.last_call().exec.max_width_used, 2u) << "the freed CPU went to a member";
+  EXPECT_EQ(engine.counters().budget_limited_calls, 1u);
+  EXPECT_LE(testing::max_abs_diff(c.cview(), expected.cview()), testing::tolerance<double>(300));
 }
 
 TEST_P(EngineConcurrency, ManyCallersShareOneEngineUnderLoad) {

@@ -23,8 +23,9 @@
 namespace teamla::engine {
 namespace {
 
-constexpr const char* kVariables[] = {"TEAMLA_MODE", "TEAMLA_NUM_THREADS", "TEAMLA_WAIT_POLICY",
-                                      "TEAMLA_SPIN_POLLS", "TEAMLA_WARM_UP_MS"};
+constexpr const char* kVariables[] = {"TEAMLA_MODE",        "TEAMLA_NUM_THREADS",
+                                      "TEAMLA_WAIT_POLICY", "TEAMLA_SPIN_POLLS",
+                                      "TEAMLA_WARM_UP_MS",  "TEAMLA_WIDTH_CACHE"};
 
 // Each test starts with none of the engine's variables set, and leaves none set.
 class EngineConfigEnv : public ::testing::Test {
@@ -63,6 +64,32 @@ TEST_F(EngineConfigEnv, NoVariablesLeaveTheBaseAlone) {
   EXPECT_EQ(got.spin_polls, 1234u);
   EXPECT_EQ(got.warm_up.count(), 7);
   EXPECT_EQ(EngineConfig::from_env().threads, 0u) << "0 (the affinity set) stays unresolved";
+}
+
+// The width cache's directory: TEAMLA_WIDTH_CACHE ("off": none), else XDG's cache directory,
+// else ~/.cache; a struct-built config has none.
+TEST_F(EngineConfigEnv, TheWidthCacheComesFromTheEnvironment) {
+  const char* home = std::getenv("HOME");
+  const std::string saved_home = home != nullptr ? home : "";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = xdg != nullptr ? xdg : "";
+  EXPECT_TRUE(EngineConfig{}.width_cache.empty());
+  setenv("TEAMLA_WIDTH_CACHE", "off", 1);
+  EXPECT_TRUE(EngineConfig::from_env().width_cache.empty());
+  setenv("TEAMLA_WIDTH_CACHE", "/var/tmp/teamla-widths", 1);
+  EXPECT_EQ(EngineConfig::from_env().width_cache, "/var/tmp/teamla-widths");
+  unsetenv("TEAMLA_WIDTH_CACHE");
+  setenv("XDG_CACHE_HOME", "/xdg", 1);
+  EXPECT_EQ(EngineConfig::from_env().width_cache, "/xdg/teamla");
+  unsetenv("XDG_CACHE_HOME");
+  setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(EngineConfig::from_env().width_cache, "/home/someone/.cache/teamla");
+  if (home != nullptr) {
+    setenv("HOME", saved_home.c_str(), 1);
+  } else {
+    unsetenv("HOME");
+  }
+  if (xdg != nullptr) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
 }
 
 TEST_F(EngineConfigEnv, EveryVariableOverrides) {

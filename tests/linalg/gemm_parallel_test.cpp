@@ -211,9 +211,13 @@ TEST(ChooseWidth, ObservedPenaltyRaisesTheBarAndDecays) {
   record_section(1.5 * (work / 2), work / 2, work / 4);
   EXPECT_GT(observed_section_penalty_ns(), 0.0);
   // A stall (a member descheduled with a unit in hand: 3x the inline time or more, a
-  // scheduler slice of it spent waiting) is evidence on its own, and moves the penalty half
-  // way to its excess: the process's first one, and one within kStallRecurSections of the last.
+  // scheduler slice of it spent waiting) within kStallRecurSections of the last is evidence on
+  // its own, and moves the penalty half way to its excess. The process's first stall alone is
+  // one loss (a quiet VM's own services preempt a member now and then).
   detail::set_section_observation(true);
+  record_section(5e6 + work / 2, work / 2, 5e6);
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0) << "the first stall alone";
+  record_section(work / 2, work / 2, 0);
   record_section(5e6 + work / 2, work / 2, 5e6);
   EXPECT_GT(observed_section_penalty_ns(), 2e6);
   EXPECT_EQ(choose_width_observed(work, 1, 2), 1u);
@@ -265,8 +269,9 @@ TEST(ChooseWidth, OnlyTheWaitForMembersIsCharged) {
   const double small = 30e3;
   record_section(small + 200e3, small, 200e3);
   EXPECT_EQ(observed_section_penalty_ns(), 0.0);
-  // The same wait past a slice is a stall on its own.
+  // The same wait past a slice is a stall, evidence on its own once stalls recur.
   detail::set_section_observation(true);
+  record_section(small + 600e3, small, 600e3);
   record_section(small + 600e3, small, 600e3);
   EXPECT_GT(observed_section_penalty_ns(), 250e3);
   detail::set_section_observation(true);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// learned_width_test.cpp: the learned rates of linalg/src/width_learn.cpp on a real 2-wide team.
+// learned_width_test.cpp: the calibrated width decisions of linalg/src/width_learn.cpp and
+// their cache (width_cache.cpp), on a real 2-wide team.
 // The section cost it starts from is measured, so it runs alone (SERIAL): beside other tests
 // on a 2-CPU machine that measurement is a loaded machine's.
 #include <gtest/gtest.h>
@@ -7,12 +8,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <thread>
+
+#include <unistd.h>
 #include <vector>
 
 #include "../../linalg/src/isa_dispatch.hpp"
+#include "../../linalg/src/width_cache.hpp"
 #include "../../linalg/src/width_internal.hpp"
 #include "linalg/naive.hpp"
 #include "team/held_worker.hpp"
@@ -32,10 +38,8 @@ class LearnedWidth : public ::testing::Test {
  protected:
   void SetUp() override {
     if (team::usable_cpu_count() < 2) GTEST_SKIP() << "needs 2 usable CPUs";
-    detail::set_section_observation(true);  // also forgets every learned rate
-    // The regions here are fed faster than kWideExploreGapNs: without the gap, so that the
-    // wide arm is re-run as often as its share allows (WideArmIsReRunAtMostEveryGap has it).
-    detail::set_wide_explore_gap_ns(0);
+    use_width_cache("");
+    detail::set_section_observation(true);  // also forgets every decision
     pool_ = team::Pool::builder().threads(2).build();
     team_ = std::make_unique<team::Team>(pool_->acquire(2));
     exec_.team = team_.get();
@@ -49,7 +53,10 @@ class LearnedWidth : public ::testing::Test {
     }
     flops_ = std::min(40 * cost, 0.8 * kLearnCeilingNs) * gemm_serial_gflops(8);
   }
-  void TearDown() override { detail::set_section_observation(true); }
+  void TearDown() override {
+    use_width_cache("");
+    detail::set_section_observation(true);
+  }
   // feed(): `regions` plans, each reported as taking inline_ns at width 1, wide_ns wider;
   // returns how many ran wide.
   int feed(int regions, double inline_ns, double wide_ns) {
@@ -61,20 +68,11 @@ class LearnedWidth : public ::testing::Test {
     }
     return wide;
   }
-  // feed_switching(): feed(), but an inline region right after a wide one takes
-  // inline_after_wide_ns (C's lines are in the other core's cache); returns how many ran wide.
-  int feed_switching(int regions, double inline_ns, double inline_after_wide_ns, double wide_ns) {
-    int wide = 0;
-    std::size_t last_width = 1;
-    for (int i = 0; i < regions; ++i) {
-      const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-      wide += plan.width > 1 ? 1 : 0;
-      const double inline_time = last_width > 1 ? inline_after_wide_ns : inline_ns;
-      if (plan.timed) record_region(plan, plan.width > 1 ? wide_ns : inline_time);
-      last_width = plan.width;
-    }
-    return wide;
+  // calibrate(): the regions of one calibration, inline ones taking inline_ns, wide ones wide_ns.
+  void calibrate(double inline_ns, double wide_ns) {
+    feed(static_cast<int>(kCalibrationBlock * kCalibrationBlocks), inline_ns, wide_ns);
   }
+  double serial() const { return flops_ / gemm_serial_gflops(8); }
   std::unique_ptr<team::Pool> pool_;
   std::unique_ptr<team::Team> team_;
   Exec exec_;
@@ -106,278 +104,186 @@ TEST(SectionCost, AFailedMeasurementIsRetriedAndTheSmallCallPathDoesNotKeepIt) {
   EXPECT_LT(exec.stats.section_cost_ns, 200e3);
 }
 
-TEST_F(LearnedWidth, ASizeClassWhereInlineRunsFasterGoesInline) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 3 * serial);  // learn: wide takes 3x the inline time
-  const int wide = feed(200, serial, 3 * serial);
-  EXPECT_LE(wide, 10) << "mostly inline; the rest re-measures the wide arm";
-  EXPECT_GE(wide, 1) << "the slower arm is still re-measured now and then";
+constexpr int kCalibration = static_cast<int>(kCalibrationBlock * kCalibrationBlocks);
+
+TEST_F(LearnedWidth, AClassWhereInlineRunsFasterIsDecidedInline) {
+  calibrate(serial(), 1.2 * serial());
+  EXPECT_EQ(feed(200, serial(), 1.2 * serial()), 0) << "decided: no region runs wide";
   EXPECT_GT(exec_.stats.learned_regions, 0U);
 }
 
-// learned_inline() tells a caller that skips its dispatch (the BLAS ABI) what the learner chose:
-// nothing before the class has an inline rate, inline once it runs faster inline, and not
-// inline where wide runs faster.
-TEST_F(LearnedWidth, LearnedInlineFollowsTheChoice) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_)) << "nothing learned yet";
-  feed(200, serial, 3 * serial);
-  EXPECT_TRUE(learned_inline(RegionKind::gemm, 8, flops_));
-  EXPECT_FALSE(learned_inline(RegionKind::gemm, 4, flops_)) << "another class";
+TEST_F(LearnedWidth, AClassWhereWideRunsFasterIsDecidedWide) {
+  calibrate(serial(), 0.6 * serial());
+  EXPECT_EQ(feed(200, serial(), 0.6 * serial()), 200) << "decided: every region runs wide";
 }
 
-// A caller that skips planning while learned_inline() says so (the BLAS ABI, but for one call
-// in kEnginePassEvery) skips only regions the learner would run inline: an explore run's
-// regions, which wake the members and then time the wide arm, each come to the planner.
-TEST_F(LearnedWidth, LearnedInlineIsFalseForAnExploreRun) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 1.5 * serial);
-  int skippable = 0;
-  int wide = 0;
-  int woke = 0;
-  for (int i = 0; i < 400; ++i) {
-    const bool skippable_now = learned_inline(RegionKind::gemm, 8, flops_);
-    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    if (skippable_now) {
-      ++skippable;
-      EXPECT_EQ(plan.width, 1u) << "region " << i << " was wide, but the caller could skip it";
-      EXPECT_FALSE(plan.woke_members) << "region " << i;
-    }
-    wide += plan.width > 1 ? 1 : 0;
-    woke += plan.woke_members ? 1 : 0;
-    if (plan.timed) record_region(plan, plan.width > 1 ? 1.5 * serial : serial);
-  }
-  EXPECT_GE(skippable, 300) << "most regions of an inline class can be skipped";
-  EXPECT_GE(wide, 1) << "the wide arm is still re-run";
-  EXPECT_GE(woke, 1);
-}
-
-// A class whose learned inline time fell below the learner's floor is the model's to decide
-// again, and the model runs it inline: its regions can be skipped too (before, the ABI sent
-// every such call to the engine, 0.90x its 1-thread rate for dgemm_ 16 x 16 x 256).
-TEST_F(LearnedWidth, LearnedInlineHoldsWhereTheModelDecidesInline) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial / 100, 3 * serial);  // the learned time falls under kLearnFloorCosts costs
-  exec_.stats = ExecStats{};
-  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1u);
-  EXPECT_EQ(exec_.stats.learned_regions, 0U) << "the model decided";
-  EXPECT_TRUE(learned_inline(RegionKind::gemm, 8, flops_));
-}
-
-TEST_F(LearnedWidth, LearnedInlineIsFalseWhereWideRunsFaster) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 0.55 * serial);
-  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_));
-}
-
-TEST_F(LearnedWidth, AColdFirstRegionDoesNotDecideTheClass) {
-  // The first region of a class pays for first touches (a 2048 x 16 x 16 dgemm: 1 ms, then
-  // 23 us). Learned, it made inline look 40x slower than it is, and the class went wide.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  const RegionPlan first = plan_region(RegionKind::gemm, 8, flops_, exec_);
-  ASSERT_EQ(first.width, 1u) << "a close call runs inline until the inline rate is known";
-  record_region(first, 50 * serial);
-  feed(200, serial, 3 * serial);
-  EXPECT_LE(feed(200, serial, 3 * serial), 10);
-}
-
-TEST_F(LearnedWidth, ASizeClassWhereWideRunsFasterGoesWide) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 0.55 * serial);
-  EXPECT_GE(feed(200, serial, 0.55 * serial), 180);
-}
-
-TEST_F(LearnedWidth, TheDecisionFollowsAChange) {
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 0.55 * serial);
-  feed(2000, serial, 3 * serial);  // the machine got busy: wide regions now lose
-  EXPECT_LE(feed(200, serial, 3 * serial), 10);
-}
-
-TEST_F(LearnedWidth, TheRegionAfterASwitchDoesNotTeachTheRate) {
-  // dgemm 64 x 64 x 64 at 2 threads: inline 4.9 us in a row but 7.0 us right after a wide
-  // region, wide 5.5 us. Learned from the regions right after a switch, inline looked slower
-  // than wide and the class ran wide, at 0.91x the 1-thread process.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(200, serial, 0.55 * serial);  // wide first: the inline arm is then only explored
-  feed_switching(2000, serial, 1.45 * serial, 1.12 * serial);
-  EXPECT_LE(feed_switching(400, serial, 1.45 * serial, 1.12 * serial), 40)
-      << "inline in a row is the faster arm";
-}
-
-TEST_F(LearnedWidth, ExploringTheSlowerArmCostsAtMostItsShare) {
-  // Re-running the slower arm of a close call every 16th region, with the switch back, cost
-  // dgemm 64 x 64 x 64 ~4 % at 2 threads; the period now keeps it under kExploreShare.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed_switching(400, serial, 1.45 * serial, 1.12 * serial);
-  const int regions = 4000;
-  const int wide = feed_switching(regions, serial, 1.45 * serial, 1.12 * serial);
-  // In regions: the explored wide ones, and the switch back after each run of two.
-  const double cost = wide * 0.12 + wide / 2.0 * 0.45;
-  EXPECT_LE(cost, 1.5 * kExploreShare * regions);
-  EXPECT_GE(wide, 10) << "the slower arm is still re-measured";
-}
-
-TEST_F(LearnedWidth, WideArmIsReRunAtMostEveryGap) {
-  // Each re-run of the wide arm wakes the members, who then spin through their budget: re-run
-  // every ~50 regions of 2.5 us, dgemm 48 x 48 x 48 at 2 threads kept a member spinning
-  // without pause while every other region ran inline.
-  detail::set_wide_explore_gap_ns(kWideExploreGapNs);
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
-  std::this_thread::sleep_for(std::chrono::nanoseconds(kWideExploreGapNs));
-  const auto start = std::chrono::steady_clock::now();
-  const int wide = feed(4000, serial, 3 * serial);
-  const auto took = std::chrono::steady_clock::now() - start;
-  if (took >= std::chrono::nanoseconds(kWideExploreGapNs)) {
-    GTEST_SKIP() << "4000 regions took longer than the gap here";
-  }
-  EXPECT_EQ(wide, static_cast<int>(kExploreRun)) << "one run of the wide arm within the gap";
-  std::this_thread::sleep_for(std::chrono::nanoseconds(kWideExploreGapNs));
-  EXPECT_GE(feed(400, serial, 3 * serial), 1) << "and again once the gap has passed";
-}
-
-TEST_F(LearnedWidth, OneSlowInlineRegionDoesNotSendTheClassWide) {
-  // An inline region that the VM paused: learned at once, it raised the inline rate by 25 %,
-  // past the wide one, and dgemm 48 x 48 x 48 at 2 threads ran wide for hundreds of regions.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 1.15 * serial);  // learn: inline is the faster arm, wide close behind
-  ASSERT_LE(feed(100, serial, 1.15 * serial), 10);
-  // One timed inline region at 3x its time, then the class as before.
-  int wide_after = 0;
-  bool slowed = false;
-  for (int i = 0; i < 200; ++i) {
-    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    if (slowed) wide_after += plan.width > 1 ? 1 : 0;
-    if (!plan.timed) continue;
-    const bool slow = !slowed && plan.width == 1 && !plan.switched;
-    slowed = slowed || slow;
-    record_region(plan, plan.width > 1 ? 1.15 * serial : (slow ? 3 : 1) * serial);
-  }
-  ASSERT_TRUE(slowed);
-  EXPECT_LE(wide_after, 10) << "the outlier went unlearned";
-  // Slow inline regions in a row are a change, and are learned.
-  feed(400, 3 * serial, 1.15 * serial);
-  EXPECT_GE(feed(200, 3 * serial, 1.15 * serial), 180);
-}
-
-TEST_F(LearnedWidth, MembersParkAfterTheLastReRunOfTheWideArm) {
-  // Each re-run of the wide arm of a class that runs inline used to leave the members
-  // spinning through their budget beside the inline regions that follow.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
-  int wide = 0;
-  int parked = 0;
-  std::size_t last_width = 1;
-  for (int i = 0; i < 4000; ++i) {
-    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    wide += plan.width > 1 ? 1 : 0;
-    if (plan.park_members_after) {
-      ++parked;
-      EXPECT_GT(plan.width, 1U);
-      EXPECT_EQ(last_width, plan.width) << "the last of a run of kExploreRun wide regions";
-    }
-    if (plan.timed) record_region(plan, plan.width > 1 ? 3 * serial : serial);
-    last_width = plan.width;
-  }
-  ASSERT_GE(wide, 4);
-  EXPECT_EQ(parked * static_cast<int>(kExploreRun), wide) << "one park per run";
-  // A class that runs wide keeps its members spinning.
-  detail::reset_learned_rates();
-  feed(400, serial, 0.55 * serial);
-  for (int i = 0; i < 400; ++i) {
-    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    EXPECT_FALSE(plan.width > 1 && plan.park_members_after);
-    if (plan.timed) record_region(plan, plan.width > 1 ? 0.55 * serial : serial);
-  }
-}
-
-TEST_F(LearnedWidth, AReRunOfTheWideArmWakesTheMembersFirst) {
-  // A member parked since the last re-run was still waking when the run's wide regions came:
-  // the leader ran them alone, the wide arm looked slower than it is, and dgemm 128 x 128 x
-  // 128 at 2 threads stayed inline where wide ran 1.3x faster.
+// The calibration's blocks alternate inline and wide, the first inline; each block's first
+// region is no sample (it pays for the switch), and the last region of an inline block wakes
+// the members for the wide block after it.
+TEST_F(LearnedWidth, TheCalibrationAlternatesBlocksAndWakesTheMembersFirst) {
   const std::uint64_t wakes_before = pool_->counters().wakes_ahead;
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 3 * serial);  // learn: inline is the faster arm
-  int runs = 0;
-  int wakes = 0;
-  bool woken = false;  // a region woke the members, and no wide region has run since
-  std::size_t last_width = 1;
-  for (int i = 0; i < 4000; ++i) {
+  for (int region = 0; region < kCalibration; ++region) {
     const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    if (plan.woke_members) {
-      ++wakes;
-      EXPECT_EQ(plan.width, 1U) << "the region that wakes the members runs inline";
-      woken = true;
-    }
-    if (plan.width > 1 && last_width == 1) {
-      ++runs;
-      EXPECT_TRUE(woken) << "run " << runs << " of the wide arm began with no wake";
-      woken = false;
-    }
-    if (plan.timed) record_region(plan, plan.width > 1 ? 3 * serial : serial);
-    last_width = plan.width;
+    const int block = region / static_cast<int>(kCalibrationBlock);
+    const int position = region % static_cast<int>(kCalibrationBlock);
+    EXPECT_EQ(plan.width, block % 2 == 1 ? 2U : 1U) << "region " << region;
+    EXPECT_EQ(plan.timed, position != 0) << "region " << region;
+    const bool last_of_inline_block = block % 2 == 0 &&
+                                      position + 1 == static_cast<int>(kCalibrationBlock) &&
+                                      block + 1 < static_cast<int>(kCalibrationBlocks);
+    EXPECT_EQ(plan.woke_members, last_of_inline_block) << "region " << region;
+    EXPECT_EQ(plan.park_members_after, region + 1 == kCalibration) << "region " << region;
+    if (plan.timed) record_region(plan, plan.width > 1 ? 0.6 * serial() : serial());
   }
-  ASSERT_GE(runs, 4);
-  EXPECT_EQ(wakes, runs);
   EXPECT_GT(pool_->counters().wakes_ahead, wakes_before) << "the pool woke a member";
 }
 
-TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNotLearned) {
-  // After a pause the members sleep, and the first wide region waits for a member's wake.
-  // Learned, such regions held dgemm 96 x 96 x 96 at 2 threads inline in some processes.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 0.55 * serial);  // learn: wide is the faster arm
-  int woken_regions = 0;
-  for (int i = 0; i < 40 && woken_regions < 6; ++i) {
+// The medians decide: one sample the VM paused does not.
+TEST_F(LearnedWidth, OneSlowSampleDoesNotDecide) {
+  int inline_samples = 0;
+  for (int region = 0; region < kCalibration; ++region) {
     const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    if (plan.width == 1) {
-      if (plan.timed) record_region(plan, serial);
-      continue;
-    }
-    // The members park after a section, and have fallen asleep 10 ms later.
-    team_->run_claimed(
-        2, 2, [](team::Section&, std::size_t) {}, team::Team::Linger::park);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const std::uint64_t before = team::members_not_running();
-    team_->run_claimed(2, 2, [](team::Section&, std::size_t) {});  // the region's section
-    // A member that was not asleep yet was not woken: that region says nothing here.
-    if (team::members_not_running() == before) continue;
-    ++woken_regions;
-    record_region(plan, 4 * serial);  // the wake made it slow
+    if (!plan.timed) continue;
+    const bool slow = plan.width == 1 && inline_samples++ == 0;
+    record_region(plan, plan.width > 1 ? 1.2 * serial() : (slow ? 10 : 1) * serial());
   }
-  if (woken_regions < 6) GTEST_SKIP() << "the member was seldom asleep after 10 ms here";
-  int wide = 0;
-  for (int i = 0; i < 20; ++i) {
-    wide += plan_region(RegionKind::gemm, 8, flops_, exec_).width > 1 ? 1 : 0;
-  }
-  EXPECT_GE(wide, 15) << "the slow regions that woke a member were learned";
+  EXPECT_EQ(feed(50, serial(), 1.2 * serial()), 0) << "inline, though its first sample was slow";
 }
 
-TEST_F(LearnedWidth, AChangedChoiceReRunsTheArmLeftSoon) {
-  // A choice made on rates from a slow patch of the machine must be checked again soon: the
-  // period of the ratio (~200 regions here) kept dgemm 48 x 48 x 48 wide for hundreds of
-  // regions at 0.85x inline.
-  const double serial = flops_ / gemm_serial_gflops(8);
-  feed(400, serial, 2.5 * serial);  // inline is the faster arm; the wide rate is known
-  // Inline regions now take 5x: once the inline rate has risen past the wide one, the class
-  // goes wide (a run of more than kExploreRun wide regions), and re-runs inline within
-  // kExplorePeriod regions.
-  int wide_in_a_row = 0;
-  int since_flip = -1;
-  for (int i = 0; i < 4000; ++i) {
-    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
-    if (plan.timed) record_region(plan, plan.width > 1 ? 2.5 * serial : 5 * serial);
-    if (since_flip >= 0) {
-      ++since_flip;
-      if (plan.width == 1) break;
-      continue;
+// A decided class is checked again after kRecheckRegions regions (and kRecheckNs, here 0): the
+// decision changes only when the other arm is faster by more than kRecheckMargin.
+TEST_F(LearnedWidth, ADecisionChangesOnlyOnClearEvidence) {
+  detail::set_recheck_ns(0);
+  calibrate(serial(), 0.8 * serial());
+  const int recheck = static_cast<int>(kRecheckRegions + kCalibrationBlock) + kCalibration;
+  // Inline a little faster now (by less than the margin): the class stays wide.
+  feed(recheck, serial(), 1.05 * serial());
+  EXPECT_EQ(feed(50, serial(), 1.05 * serial()), 50) << "a small difference changed the decision";
+  // Inline clearly faster: the next check decides inline.
+  feed(recheck, serial(), 1.3 * serial());
+  EXPECT_EQ(feed(50, serial(), 1.3 * serial()), 0) << "clear evidence did not change it";
+}
+
+// learned_inline() tells a caller that skips its dispatch (the BLAS ABI) what was decided:
+// nothing before the class is decided, inline once it is decided inline, not while a check
+// calibrates it again, and not where wide runs faster.
+TEST_F(LearnedWidth, LearnedInlineFollowsTheDecision) {
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_)) << "nothing decided yet";
+  feed(kCalibration / 2, serial(), 1.2 * serial());
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_)) << "calibrating";
+  feed(kCalibration / 2, serial(), 1.2 * serial());
+  EXPECT_TRUE(learned_inline(RegionKind::gemm, 8, flops_));
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 4, flops_)) << "another class";
+  detail::set_recheck_ns(0);
+  feed(static_cast<int>(kRecheckRegions) + 1, serial(), 1.2 * serial());
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_)) << "a check calibrates";
+}
+
+TEST_F(LearnedWidth, LearnedInlineIsFalseWhereWideRunsFaster) {
+  calibrate(serial(), 0.55 * serial());
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_));
+}
+
+// A wide region whose section found a member not running measured the member's wake, not the
+// width: it is no sample.
+TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNoSample) {
+  int wide_samples = 0;
+  for (int region = 0; region < kCalibration; ++region) {
+    RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (!plan.timed) continue;
+    if (plan.width > 1) {
+      plan.not_running_at_plan = team::members_not_running() + 1;  // as if one was found asleep
+      ++wide_samples;
     }
-    wide_in_a_row = plan.width > 1 ? wide_in_a_row + 1 : 0;
-    if (wide_in_a_row > static_cast<int>(kExploreRun)) since_flip = 0;
+    record_region(plan, plan.width > 1 ? 3 * serial() : serial());
   }
-  ASSERT_GE(since_flip, 0) << "the class never went wide";
-  EXPECT_LE(since_flip, static_cast<int>(kExplorePeriod)) << "regions until inline ran again";
+  ASSERT_GT(wide_samples, 0);
+  // No wide sample counted: the calibration had nothing to decide on and starts again.
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_));
+  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1U) << "a new calibration";
+}
+
+// ---- The width cache ------------------------------------------------------------------
+
+class WidthCache : public LearnedWidth {
+ protected:
+  void SetUp() override {
+    LearnedWidth::SetUp();
+    if (IsSkipped()) return;
+    directory_ = (std::filesystem::temp_directory_path() /
+                  ("teamla-width-cache-test-" + std::to_string(::getpid())))
+                     .string();
+    std::filesystem::remove_all(directory_);
+  }
+  void TearDown() override {
+    LearnedWidth::TearDown();
+    std::filesystem::remove_all(directory_);
+  }
+  // new_process(): what a process that starts now finds: no decision but the cache's.
+  void new_process() { detail::reset_learned_rates(); }
+  std::string directory_;
+};
+
+TEST_F(WidthCache, ADecisionIsKeptAndTheNextProcessRunsItFromItsFirstRegion) {
+  use_width_cache(directory_);
+  calibrate(serial(), 0.6 * serial());
+  EXPECT_EQ(width_cache_status().stored, 1U);
+  ASSERT_TRUE(std::filesystem::exists(detail::cache_file(directory_)));
+  new_process();
+  EXPECT_EQ(feed(10, serial(), 0.6 * serial()), 10) << "wide from the first region";
+  EXPECT_GE(width_cache_status().loaded, 1U);
+}
+
+TEST_F(WidthCache, ACorruptFileIsRejectedAndTheClassCalibratedAgain) {
+  std::filesystem::create_directories(directory_);
+  std::ofstream(detail::cache_file(directory_)) << "teamla width cache 1\nkey x\n3 2 1 nan\n";
+  use_width_cache(directory_);
+  const RegionPlan first = plan_region(RegionKind::gemm, 8, flops_, exec_);
+  EXPECT_EQ(first.width, 1U) << "calibrating: the first block runs inline";
+  EXPECT_EQ(width_cache_status().rejected, 1U);
+  EXPECT_EQ(width_cache_status().loaded, 0U);
+  record_region(first, serial());
+  calibrate(serial(), 0.6 * serial());
+  std::vector<detail::CachedDecision> decisions;
+  EXPECT_EQ(detail::read_width_cache(directory_, 1000, decisions), detail::CacheRead::loaded)
+      << "rewritten whole";
+  EXPECT_FALSE(decisions.empty());
+}
+
+TEST_F(WidthCache, AnotherMachinesFileIsRejected) {
+  use_width_cache(directory_);
+  calibrate(serial(), 0.6 * serial());
+  // The same name, another key: a file copied from another machine (or a hash collision).
+  std::string text;
+  {
+    std::ifstream in(detail::cache_file(directory_));
+    std::string line;
+    std::getline(in, line);
+    text = line + "\nkey another machine\n";
+    while (std::getline(in, line)) {
+      if (line.rfind("key ", 0) != 0) text += line + "\n";
+    }
+  }
+  std::ofstream(detail::cache_file(directory_)) << text;
+  new_process();
+  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1U) << "calibrating again";
+  EXPECT_EQ(width_cache_status().rejected, 1U);
+}
+
+TEST_F(WidthCache, AnUnwritableDirectoryIsCountedAndNothingFails) {
+  use_width_cache("/proc/teamla-width-cache");  // cannot be created, even by root
+  calibrate(serial(), 0.6 * serial());
+  EXPECT_EQ(feed(20, serial(), 0.6 * serial()), 20) << "decided in the process all the same";
+  EXPECT_EQ(width_cache_status().stored, 0U);
+  EXPECT_GE(width_cache_status().write_failures, 1U);
+}
+
+TEST_F(WidthCache, OffKeepsNothing) {
+  calibrate(serial(), 0.6 * serial());
+  EXPECT_TRUE(width_cache_status().directory.empty());
+  EXPECT_FALSE(std::filesystem::exists(directory_));
+  new_process();
+  EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1U) << "calibrating again";
 }
 
 TEST_F(LearnedWidth, TinyRegionsAreNeitherLearnedNorTimed) {

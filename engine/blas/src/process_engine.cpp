@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "call_log.hpp"
+#include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/process.hpp"
 
@@ -159,6 +160,14 @@ void print_counters(const engine::CpuEngine& engine) {
                static_cast<unsigned long long>(counters.budget_limited_calls),
                static_cast<unsigned long long>(counters.waits.budget_narrowed),
                static_cast<unsigned long long>(counters.waits.budget_leaves));
+  const linalg::WidthCacheStatus cache = linalg::width_cache_status();
+  if (!cache.directory.empty()) {
+    std::fprintf(stderr,
+                 "teamla_blas: width cache %s: %zu decisions loaded, %zu files rejected, %zu "
+                 "writes, %zu writes failed\n",
+                 cache.directory.c_str(), cache.loaded, cache.rejected, cache.stored,
+                 cache.write_failures);
+  }
   if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
     std::fprintf(stderr,
                  "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // cpus_linux.cpp: CPU counts and clocks on Linux.
 #include <sched.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <string>
 
 #include "teamla/team/machine.hpp"
 #include "teamla/team/process.hpp"
@@ -16,6 +18,11 @@
 #endif
 
 namespace teamla::team {
+
+std::string kernel_release() {
+  struct utsname names {};
+  return uname(&names) == 0 ? std::string(names.release) : std::string();
+}
 
 unsigned affinity_cpu_count() {
   cpu_set_t set;

@@ -86,7 +86,10 @@ bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu, bo
   for (std::uint32_t poll = 0; poll < budget; ++poll) {
     if (done()) return true;
     cpu_relax();
-    if (member && (poll % kClockStride) == kClockStride - 1 && budget::all_cpus_taken()) break;
+    if (member && (poll % kClockStride) == kClockStride - 1 &&
+        budget::all_cpus_taken(pool.members_granted.load(std::memory_order_relaxed))) {
+      break;
+    }
     if (avoid_cpu >= 0 && (poll % kClockStride) == kClockStride - 1 &&
         platform::current_cpu() == avoid_cpu) {
       pool.counters.stacked_waits.fetch_add(1, std::memory_order_relaxed);
@@ -215,7 +218,9 @@ bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
       }
       const bool member = site == WaitSite::member;
       if (detail::spin_phase(pool, done, short_spin, avoid_cpu, member)) return false;
-      if (!(member && budget::all_cpus_taken()) && detail::yield_phase(pool, done)) return false;
+      const bool cpus_taken =
+          member && budget::all_cpus_taken(pool.members_granted.load(std::memory_order_relaxed));
+      if (!cpus_taken && detail::yield_phase(pool, done)) return false;
       break;
     }
     case WaitPolicy::legacy:

@@ -2,7 +2,7 @@
 // config.hpp: how a CpuEngine is configured: a plain struct, and the environment overrides.
 //
 // EngineConfig is a value; copy it freely. from_env() is the one place the engine reads the
-// environment: TEAMLA_MODE here, and TEAMLA_NUM_THREADS, TEAMLA_WAIT_POLICY,
+// environment: TEAMLA_MODE and TEAMLA_WIDTH_CACHE here, and TEAMLA_NUM_THREADS, TEAMLA_WAIT_POLICY,
 // TEAMLA_SPIN_POLLS and TEAMLA_WARM_UP_MS through the team's own reader
 // (team::PoolBuilder::apply_env), so each variable has exactly one parser. It reads the
 // environment each time it is called and is as thread-safe as getenv.
@@ -54,6 +54,10 @@ struct EngineConfig {
   std::uint32_t spin_polls = team::WaitTuning{}.spin_polls;
   // How long a new pool watches for preemption of its spinners; 0 turns it off.
   std::chrono::milliseconds warm_up = team::WaitTuning{}.warm_up;
+  // The directory of the width cache (linalg/width.hpp: the calibrated width decisions of this
+  // machine, kept across processes); "" keeps them in the process only. from_env() sets it to
+  // TEAMLA_WIDTH_CACHE ("off": none), else $XDG_CACHE_HOME/teamla, else $HOME/.cache/teamla.
+  std::string width_cache{};
 
   // from_env() returns `base` with each TEAMLA_* variable that is set applied on top.
   // Throws ConfigError naming the variable and its value when one is invalid.

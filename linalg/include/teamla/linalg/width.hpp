@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "teamla/linalg/exec.hpp"
 
@@ -78,67 +79,53 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //
 // plan_region() is what the kernels call. Its inputs are measured on the machine that runs
 // it, never taken from another one:
-//  - the cap: min(team width, exec.max_width, team::usable_cpu_count()) (affinity set and
-//    cgroup quota; `taskset -c 0` gives 1, and the region runs inline);
+//  - the cap: min(team width, exec.max_width, team::usable_cpu_count(), 1 + the CPUs the
+//    process budget has free) (team/cpu_budget.hpp; `taskset -c 0` gives 1, and the region
+//    runs inline);
 //  - the section cost: Team::section_cost_ns(), timed on the pool itself;
-//  - learned rates: for regions whose serial time is between kLearnFloorCosts section costs
-//    and kLearnCeilingNs (where the choice is close), the ns per flop that inline and wide runs
-//    of this kind and size class (a power of two of flops) actually took, an average over
-//    recent regions. The arm not chosen is re-run now and then so that both stay current:
-//    kExploreRun regions in a row, every kExplorePeriod regions until both rates are known,
-//    then rarely enough that re-running the slower arm and switching back cost at most
-//    kExploreShare of the time (at least every kQuietExplorePeriod-th region). A run of the
-//    wide arm begins with one more region, inline, that wakes the members (woke_members), or
-//    the run measured the leader alone while a member parked since the last run woke. The first
-//    region after the width of its cell changed is not learned: it pays for the switch (C's
-//    lines in the other core's cache, a parked member's wake), which the arm run in a row does
-//    not. Measured, dgemm 64 x 64 x 64 at 2 threads (2-vCPU AMD EPYC Zen 5 VM, `small_gemm`,
-//    regions logged by a temporary build): inline 4.9 us in a row, 7.0 us right after a wide
-//    one; wide 5.5 in a row, 6.0 after an inline one. Learned from the switches, inline
-//    looked slower than wide and width 2 ran at 0.91x the 1-thread process; re-running
-//    every 16th region, the switches alone cost ~4 % (docs/gemm.md, "The width a region runs
-//    at"). Below the floor (where a section of the measured cost cannot pay: serial < 2 x
-//    cost) a region runs inline untimed, so the small-call path pays nothing; above the
-//    ceiling the model's width is taken, because there a section costs a negligible fraction
-//    on any machine.
-// Measured, 2-vCPU AMD EPYC (Zen 3) VM, gemm_bench_teamla: the model alone (a serial rate from
-// another machine) chose width 2 at n = 32-64 where it ran at 0.6-0.9x width 1 (docs/gemm.md).
+//  - calibrated decisions, for regions whose serial time lies between kLearnFloorCosts section
+//    costs and kLearnCeilingNs (where the choice is close): per kind, scalar size and size
+//    class (a power of two of flops), the first kCalibrationBlocks x kCalibrationBlock regions
+//    of the class run in blocks that alternate inline and wide, each block's first region
+//    untimed (it pays for the switch: C's lines in the other core's cache, a member's wake).
+//    The medians of the two arms' samples decide the class, for good: the same call then runs
+//    at the same width call after call, and, with the width cache, in every process. The last
+//    region of an inline block wakes the members, so that they are running when the wide block
+//    starts. A decided class is calibrated again after kRecheckRegions regions and kRecheckNs,
+//    and the decision changes only when the other arm is faster by more than kRecheckMargin:
+//    evidence that survives the VM's noise.
+// Below the floor (where a section of the measured cost cannot pay) a region runs inline
+// untimed, so the small-call path pays nothing; above the ceiling the model's width is taken,
+// because there a section costs a negligible fraction on any machine. Under foreign load the
+// observed penalty (above) can still send a class decided wide inline.
 
-// gemm_batch learns apart from gemm: a batch of small items runs at a lower rate per flop than
-// one product of the same flops, and the two must not teach each other's width.
+// gemm_batch is decided apart from gemm: a batch of small items runs at a lower rate per flop
+// than one product of the same flops.
 enum class RegionKind : unsigned char { gemm, trsm, syrk, gemm_batch };
 
 inline constexpr double kLearnFloorCosts = 2.0;
 inline constexpr double kLearnCeilingNs = 250e3;
-inline constexpr unsigned kExplorePeriod = 16;
-inline constexpr unsigned kExploreRun = 2;
-inline constexpr double kSwitchBackRegions = 1.0;
-inline constexpr unsigned kQuietExplorePeriod = 4096;
-inline constexpr double kExploreShare = 0.02;
-// kWideExploreGapNs: while inline is the faster arm, the wide arm is re-run at most this
-// often. Each wide region wakes the members, who then spin through their budget (20 ms,
-// docs/waits.md): re-run every ~50 regions, a class of short regions kept a member spinning
-// without pause beside a caller that ran everything inline (dgemm 48 x 48 x 48 at 2 threads:
-// 3.3 s of CPU per 1.7 s of wall time; docs/gemm.md, "The width a region runs at").
-inline constexpr std::uint64_t kWideExploreGapNs = 100'000'000;
+inline constexpr unsigned kCalibrationBlock = 4;
+inline constexpr unsigned kCalibrationBlocks = 8;
+inline constexpr std::uint64_t kRecheckRegions = 4096;
+inline constexpr std::uint64_t kRecheckNs = 2'000'000'000;
+inline constexpr double kRecheckMargin = 0.10;
 
 // RegionPlan: the decision, and what record_region() needs to learn from the region's time.
 struct RegionPlan {
   std::size_t width = 1;
   double flops = 0;
   double must_beat_ns = 0;  // the inline time a wide run is judged against (the penalty)
-  bool timed = false;       // the caller times the region and calls record_region()
-  bool switched = false;    // the cell's last region ran at another width: not learned
-  unsigned cell = 0;        // the learned rates' cell
+  bool timed = false;       // a calibration sample: the caller times it for record_region()
+  unsigned cell = 0;        // the calibrated decisions' cell
   std::uint64_t leader_wait_at_plan_ns = 0;  // team::leader_wait_ns() when planned wide
   std::uint64_t not_running_at_plan = 0;     // team::members_not_running() when planned wide
-  // The last region of a run that re-measures the wide arm of a class that runs inline: no
-  // wide region follows soon, so the members park after it (team::Team::Linger::park) instead
-  // of spinning beside the inline regions.
+  // The last wide region of a calibration that decided inline: no wide region follows soon, so
+  // the members park after it (team::Team::Linger::park) instead of spinning beside the
+  // inline regions.
   bool park_members_after = false;
-  // The first region of a run that re-measures the wide arm: it runs inline, and plan_region()
-  // has woken the members (team::Team::wake_members) so that they are running when the run's
-  // wide regions come.
+  // The last region of an inline calibration block, followed by a wide one: plan_region() has
+  // woken the members (team::Team::wake_members) so that they are running when it comes.
   bool woke_members = false;
 };
 
@@ -153,16 +140,39 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
 // their own dispatch below it (the BLAS ABI: docs/engine.md, "Cost of a call").
 double inline_floor_flops(std::size_t scalar_bytes);
 
-// learned_inline(): whether the next region of this kind and size class is one the learner
-// will run inline without re-running the wide arm: its last choice was inline, on a learned
-// inline rate, and no explore run is due (or the model decides the class, and inline). False
-// before the class has a rate, and while a run is due, so that a caller that skips its own
-// dispatch for such regions brings the run's regions to plan_region() one after another. It
-// must still plan some of the others, so that the learner counts and times them (the BLAS ABI
-// plans one in kEnginePassEvery: docs/engine.md, "Cost of a call"). One relaxed load.
+// learned_inline(): whether the next region of this kind and size class is one the planner
+// runs inline without needing to see it: its class is decided inline (or the model decides it,
+// inline) and no calibration is due. False before the class is decided, so that a caller that
+// skips its own dispatch for such regions brings a calibration's regions to plan_region(). It
+// must still plan some of the others, so that the planner counts them towards the next check
+// (the BLAS ABI plans one in kEnginePassEvery: docs/engine.md, "Cost of a call"). One relaxed
+// load.
 bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops);
 
 // record_region() reports how long a planned region took (only if plan.timed or wide).
 void record_region(const RegionPlan& plan, double wall_ns);
+
+// ---- The width cache --------------------------------------------------------------------
+//
+// Calibrated decisions are kept per machine in a directory (as FFTW keeps its wisdom): a
+// process finds the decisions an earlier one made and runs every class at the same width from
+// its first call. The file is keyed by the CPU, the usable CPUs, the kernels' ISA, the OS kernel
+// and the teamla version; any change of them means calibrating again. A missing, corrupt or
+// foreign file means calibrating; an unwritable directory means keeping the decisions in the
+// process only. Nothing about the cache ever fails a call; what happened is counted in
+// width_cache_status().
+
+// use_width_cache(): keep decisions in `directory` from now on, and take those kept there ("":
+// no cache, the default). Decisions already made in the process are kept.
+void use_width_cache(const std::string& directory);
+
+struct WidthCacheStatus {
+  std::string directory;     // "" when off
+  std::size_t loaded = 0;    // decisions taken from the file
+  std::size_t rejected = 0;  // files not used: corrupt, or another machine's
+  std::size_t stored = 0;    // writes of the file
+  std::size_t write_failures = 0;
+};
+WidthCacheStatus width_cache_status();
 
 }  // namespace teamla::linalg

@@ -77,6 +77,10 @@ unsigned usable_cpu_count();
 // online_cpu_count() returns the number of CPUs online in the machine (>= 1).
 unsigned online_cpu_count();
 
+// kernel_release() names the running OS kernel (uname's release, e.g. "6.1.0-18-amd64"; ""
+// where there is none): what decides scheduling and wake-up costs besides the CPU.
+std::string kernel_release();
+
 // monotonic_ns() reads CLOCK_MONOTONIC in nanoseconds (~26 ns on the reference machine).
 std::uint64_t monotonic_ns();
 
