@@ -16,3 +16,12 @@ if(TARGET teamla::baseline_xsmm AND TARGET teamla::baseline_openblas)
   target_link_libraries(teamla_bench_xsmm PRIVATE teamla::baseline_xsmm
                                                   teamla::baseline_openblas)
 endif()
+
+# Several OpenMP threads of an application calling dgemm_ at once (docs/perf/concurrent.md),
+# driven by scripts/bench-concurrent; the library is dlopen'ed.
+if(TARGET benchmark::benchmark AND OpenMP_CXX_FOUND)
+  add_executable(concurrent_calls ${CMAKE_CURRENT_LIST_DIR}/concurrent_calls.cpp)
+  target_link_libraries(concurrent_calls PRIVATE benchmark::benchmark OpenMP::OpenMP_CXX
+                                                 ${CMAKE_DL_LIBS} teamla_warnings)
+  target_include_directories(concurrent_calls PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+endif()
