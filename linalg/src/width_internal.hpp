@@ -26,7 +26,7 @@ std::size_t choose_with_cost(double serial_estimate_ns, std::size_t sections, st
 // budget is counted in exec.stats.budget_limited_regions.
 std::size_t region_cap(Exec& exec);
 
-// set_section_observation() turns the observed penalty and the learned rates on (default) or
+// set_section_observation() turns the observed penalty and the calibrations on (default) or
 // off. Off: both are cleared, record_section()/record_region() ignore their input, and widths
 // come from the model alone (deterministic tests on a loaded machine). Not for concurrent use
 // with running kernels.

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "teamla/linalg/width.hpp"
@@ -62,6 +63,13 @@ std::array<std::atomic<std::uint64_t>, kKinds * kScalars> g_inline_classes{};
 std::mutex g_cache_mutex;
 WidthCacheStatus g_cache;
 std::atomic<bool> g_cache_pending{false};  // a directory is set and not yet read
+
+// Calls never wait for g_cache_mutex: they try it, and a busy cache is left for a later
+// region (or, for a write, to the next decision, which writes every decision). A fork() while
+// another thread writes the file copies the mutex held into the child, which then runs without
+// the cache rather than waiting for good; and no lock order with the ABI's creation mutex
+// (held while an engine is built, and by its fork hook) can deadlock (docs/team.md, "Fork").
+using CacheLock = std::unique_lock<std::mutex>;
 
 // size_class(): floor(log2(flops)) from the exponent's bits (ilogb() is a call into libm, on
 // the path of every BLAS call the planner runs inline), clamped to the classes.
@@ -151,8 +159,8 @@ void load_decisions() {
 
 void load_cache_once() {
   if (!g_cache_pending.load(std::memory_order_acquire)) return;
-  const std::lock_guard lock(g_cache_mutex);
-  if (!g_cache_pending.load(std::memory_order_relaxed)) return;
+  const CacheLock lock(g_cache_mutex, std::try_to_lock);
+  if (!lock.owns_lock() || !g_cache_pending.load(std::memory_order_relaxed)) return;
   load_decisions();
   g_cache_pending.store(false, std::memory_order_release);
 }
@@ -185,8 +193,8 @@ void decide(unsigned index, Cell& cell) {
   cell.decision.store(decision, std::memory_order_relaxed);
   publish_inline(index, decision == kInline);
   if (decision == previous || observed_section_penalty_ns() > 0) return;
-  const std::lock_guard lock(g_cache_mutex);
-  if (!g_cache.directory.empty()) store_decisions();
+  const CacheLock lock(g_cache_mutex, std::try_to_lock);
+  if (lock.owns_lock() && !g_cache.directory.empty()) store_decisions();
 }
 
 // note_wide_plan(): what record_region() compares after a wide region: the leader's waits and
@@ -246,21 +254,27 @@ void detail::reset_learned_rates() {
   for (std::atomic<std::uint64_t>& word : g_inline_classes)
     word.store(0, std::memory_order_relaxed);
   g_recheck_ns.store(kRecheckNs, std::memory_order_relaxed);
-  const std::lock_guard lock(g_cache_mutex);
+  const CacheLock lock(g_cache_mutex);  // tests only, with no call in flight
   g_cache_pending.store(!g_cache.directory.empty(), std::memory_order_release);
 }
 
 void use_width_cache(const std::string& directory) {
-  const std::lock_guard lock(g_cache_mutex);
-  if (directory == g_cache.directory) return;
+  // Tried for a while (another thread may be writing the file), never waited for: a mutex a
+  // fork copied held never comes free, and the cache is then off.
+  CacheLock lock(g_cache_mutex, std::try_to_lock);
+  for (int attempt = 0; attempt < 1000 && !lock.owns_lock(); ++attempt) {
+    std::this_thread::yield();
+    (void)lock.try_lock();
+  }
+  if (!lock.owns_lock() || directory == g_cache.directory) return;
   g_cache = WidthCacheStatus{};
   g_cache.directory = directory;
   g_cache_pending.store(!directory.empty(), std::memory_order_release);
 }
 
 WidthCacheStatus width_cache_status() {
-  const std::lock_guard lock(g_cache_mutex);
-  return g_cache;
+  const CacheLock lock(g_cache_mutex, std::try_to_lock);
+  return lock.owns_lock() ? g_cache : WidthCacheStatus{};
 }
 
 bool learned_inline(RegionKind kind, std::size_t scalar_bytes, double flops) {

@@ -24,7 +24,7 @@ struct ExecStats {
   std::size_t inline_regions = 0;   // regions the cost model ran at width 1
   std::size_t width_cap = 0;        // min(team, max_width, usable CPUs) at the last region
   double section_cost_ns = 0;       // the team's measured section cost (width.hpp)
-  std::size_t learned_regions = 0;  // regions whose width the learned rates decided
+  std::size_t learned_regions = 0;  // regions whose width a calibrated decision decided
   // regions the process CPU budget capped below the team's cap (team/cpu_budget.hpp)
   std::size_t budget_limited_regions = 0;
 };

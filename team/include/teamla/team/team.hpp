@@ -51,10 +51,10 @@ std::uint64_t leader_wait_ns();
 
 // members_not_running() counts the members that the calling thread's posts, as a leader, found
 // not running: asleep (the post woke it, and it needs a time slice to start) or still on its
-// way to an earlier job (left out of a claimed section). It only grows. linalg's width learner
-// does not learn from a wide region during which it grew: that region measured a member's
-// wake, not the width (docs/gemm.md, "The width a region runs at"). A member preempted while
-// it spins is not counted: the load that keeps it off its CPU is the width's to learn.
+// way to an earlier job (left out of a claimed section). It only grows. linalg's width planner
+// takes no calibration sample from a wide region during which it grew: that region measured a
+// member's wake, not the width (docs/gemm.md, "The width a region runs at"). A member preempted
+// while it spins is not counted: the load that keeps it off its CPU is the width's to measure.
 std::uint64_t members_not_running();
 
 // SectionCancelled is thrown by Section::barrier() once another participant has thrown.
@@ -137,16 +137,16 @@ class Team {
   // Linger: what the members of a claimed section do once it is over. `spin` (the default):
   // they wait for the next section through the policy's whole spin budget, which catches
   // sections that follow closely. `park`: they spin only briefly (after_wake_polls) and then
-  // sleep. The leader passes it when it knows no section follows soon: linalg's width learner
-  // after re-running the wide arm of a class that runs inline, where a whole spin held the
-  // other CPU for 20 ms of every 100 (docs/team.md, "Claimed sections").
+  // sleep. The leader passes it when it knows no section follows soon: linalg's width planner
+  // after the last wide block of a calibration, which may decide inline (docs/team.md,
+  // "Claimed sections").
   enum class Linger : unsigned char { spin, park };
 
   // wake_members(w): the members a section of width w would use (ranks 1 to w - 1) wake now
   // and wait for it through their whole spin budget, with nothing to run. For a leader that
   // knows a section comes soon after a stretch without one: a parked member takes a wake and
   // a time slice's start to reach the next section, and would otherwise miss the first few of
-  // them (linalg's width learner, before it re-runs the wide arm: docs/team.md, "Claimed
+  // them (linalg's width planner, before a calibration's wide block: docs/team.md, "Claimed
   // sections", "Waking ahead").
   // A member that has not yet taken an earlier job is already on its way and is left alone.
   // Does nothing under WaitPolicy::legacy (threadteam 0.1.3 had no such call).
