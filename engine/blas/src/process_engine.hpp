@@ -71,7 +71,7 @@ inline constexpr unsigned long long kOpenBlasLookupNs = 250'000'000;
 // docs/engine.md, "Cost of a call").
 [[nodiscard]] bool caller_runs_one_thread();
 // learned_inline_calls(): the calling thread's count of calls that skipped the engine because
-// the width learner runs their size class inline (routines.cpp, kEnginePassEvery).
+// the width planner decided their size class inline (routines.cpp, kEnginePassEvery).
 [[nodiscard]] unsigned& learned_inline_calls();
 
 // EngineLease: one call's hold on the process engine, sized for the calling thread's count.

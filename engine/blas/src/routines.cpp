@@ -138,9 +138,9 @@ void scale_columns(MatrixView<T> c, T beta) {
 // call").
 constexpr double kInlineVolume = 64.0 * 64.0 * 64.0;
 
-// kEnginePassEvery: of a thread's calls in size classes the width learner runs inline, one in
-// this many still goes through the engine, so that the learner counts and times regions of the
-// class; when it wants to re-run the wide arm, learned_inline() is false and the run's calls all
+// kEnginePassEvery: of a thread's calls in size classes the width planner decided inline, one in
+// this many still goes through the engine, so that the planner counts the class's regions
+// towards its next check; while a calibration runs, learned_inline() is false and its calls all
 // come to the engine. With 16, 2 threads ran at 0.98-0.99x their 1-thread rate on dgemm_ 48^3
 // and 16 x 16 x 256, with 256 at 0.99-1.00 (docs/engine.md, "Cost of a call").
 constexpr unsigned kEnginePassEvery = 256;

@@ -25,8 +25,8 @@ int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta
 // gemm_runs_inline(): a product past the tiny bound that runs on the calling thread whatever
 // the engine decides, so gemm() skips the engine for it as for a tiny one: at most
 // kInlineVolume multiply-adds, and the call can use one thread (caller_runs_one_thread()), or its
-// flops are below the width model's floor (linalg::inline_floor_flops()), or the width learner
-// runs its size class inline (linalg::learned_inline(); all but one call in kEnginePassEvery).
+// flops are below the width model's floor (linalg::inline_floor_flops()), or the width planner
+// decided its size class inline (linalg::learned_inline(); all but one call in kEnginePassEvery).
 bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes);
 
 // gemm() is inline up to the tiny path (linalg::gemm_is_tiny: on the caller, without the
