@@ -100,14 +100,28 @@ void publish_inline(unsigned index, bool runs_inline) {
   }
 }
 
-// median(): of the first `count` samples (count >= 1).
-float median(const std::array<std::atomic<float>, kSamples>& samples, std::uint32_t count) {
+// Quartiles: the median of an arm's samples, and whether they agree (the upper quartile within
+// kQuietSpread of the lower).
+struct Quartiles {
+  double median = 0;
+  bool tight = false;
+};
+
+// kQuietSpread: a calibration is kept in the width cache only if each arm's samples agree this
+// well. On a busy machine (other processes on the CPUs, a test suite run in parallel) a wide
+// region's time depends on whether the member got its CPU, and the wide arm's samples spread
+// over 2x and more; a decision made from them holds in the process but must not be handed to
+// every later one.
+constexpr double kQuietSpread = 1.25;
+
+Quartiles quartiles(const std::array<std::atomic<float>, kSamples>& samples, std::uint32_t count) {
   std::array<float, kSamples> values{};
   count = std::min<std::uint32_t>(count, kSamples);
   for (std::uint32_t i = 0; i < count; ++i) values[i] = samples[i].load(std::memory_order_relaxed);
-  auto* const middle = values.begin() + count / 2;
-  std::nth_element(values.begin(), middle, values.begin() + count);
-  return *middle;
+  std::sort(values.begin(), values.begin() + count);
+  const double lower = values[count / 4];
+  const double upper = values[(3 * count) / 4 < count ? (3 * count) / 4 : count - 1];
+  return {values[count / 2], upper <= kQuietSpread * lower};
 }
 
 void start_calibration(Cell& cell) {
@@ -167,8 +181,9 @@ void load_cache_once() {
 
 // decide(): the end of a calibration of cell `index`: the medians decide it. A first
 // calibration takes the faster arm (within the tie tolerance, inline); a check changes a
-// decision only when the other arm is faster by more than kRecheckMargin. A decision made with
-// the observed penalty on (foreign load) holds in this process but is not kept in the cache.
+// decision only when the other arm is faster by more than kRecheckMargin. A decision made on a
+// busy machine (an arm's samples spread past kQuietSpread, or the observed penalty on) holds in
+// this process but is not kept in the cache.
 void decide(unsigned index, Cell& cell) {
   const std::uint32_t inline_count = cell.inline_count.load(std::memory_order_relaxed);
   const std::uint32_t wide_count = cell.wide_count.load(std::memory_order_relaxed);
@@ -180,8 +195,10 @@ void decide(unsigned index, Cell& cell) {
     if (previous == kUndecided) start_calibration(cell);  // no sample of an arm: again
     return;
   }
-  const double serial = median(cell.inline_samples, inline_count);
-  const double wide = median(cell.wide_samples, wide_count);
+  const Quartiles inline_arm = quartiles(cell.inline_samples, inline_count);
+  const Quartiles wide_arm = quartiles(cell.wide_samples, wide_count);
+  const double serial = inline_arm.median;
+  const double wide = wide_arm.median;
   std::uint32_t decision = wide < serial * (1.0 - kWidthTieTolerance) ? kWide : kInline;
   if (previous != kUndecided && decision != previous) {
     const bool clear = decision == kWide ? wide < serial * (1.0 - kRecheckMargin)
@@ -192,7 +209,8 @@ void decide(unsigned index, Cell& cell) {
   cell.wide.store(static_cast<float>(wide), std::memory_order_relaxed);
   cell.decision.store(decision, std::memory_order_relaxed);
   publish_inline(index, decision == kInline);
-  if (decision == previous || observed_section_penalty_ns() > 0) return;
+  const bool quiet = inline_arm.tight && wide_arm.tight && observed_section_penalty_ns() <= 0;
+  if (decision == previous || !quiet) return;
   const CacheLock lock(g_cache_mutex, std::try_to_lock);
   if (lock.owns_lock() && !g_cache.directory.empty()) store_decisions();
 }

@@ -234,6 +234,22 @@ TEST_F(WidthCache, ADecisionIsKeptAndTheNextProcessRunsItFromItsFirstRegion) {
   EXPECT_GE(width_cache_status().loaded, 1U);
 }
 
+// A calibration on a busy machine (the wide arm's samples spread: the member had its CPU in
+// some regions and not in others) decides the process's width but is not handed to later ones.
+TEST_F(WidthCache, ABusyMachinesCalibrationIsNotKept) {
+  use_width_cache(directory_);
+  int wide_samples = 0;
+  for (int region = 0; region < kCalibration; ++region) {
+    const RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+    if (!plan.timed) continue;
+    const double wide_ns = (wide_samples++ % 3 == 2 ? 1.5 : 0.4) * serial();
+    record_region(plan, plan.width > 1 ? wide_ns : serial());
+  }
+  EXPECT_GT(feed(10, serial(), serial()), 0) << "decided for the process (wide: a third of its samples 1.5, the rest 0.4)";
+  EXPECT_EQ(width_cache_status().stored, 0U);
+  EXPECT_FALSE(std::filesystem::exists(detail::cache_file(directory_)));
+}
+
 TEST_F(WidthCache, ACorruptFileIsRejectedAndTheClassCalibratedAgain) {
   std::filesystem::create_directories(directory_);
   std::ofstream(detail::cache_file(directory_)) << "teamla width cache 1\nkey x\n3 2 1 nan\n";
