@@ -76,8 +76,8 @@ TEST_F(EngineConfigEnv, TheWidthCacheComesFromTheEnvironment) {
   EXPECT_TRUE(EngineConfig{}.width_cache.empty());
   setenv("TEAMLA_WIDTH_CACHE", "off", 1);
   EXPECT_TRUE(EngineConfig::from_env().width_cache.empty());
-  setenv("TEAMLA_WIDTH_CACHE", "/var/tmp/teamla-widths", 1);
-  EXPECT_EQ(EngineConfig::from_env().width_cache, "/var/tmp/teamla-widths");
+  setenv("TEAMLA_WIDTH_CACHE", "/srv/teamla-widths", 1);
+  EXPECT_EQ(EngineConfig::from_env().width_cache, "/srv/teamla-widths");
   unsetenv("TEAMLA_WIDTH_CACHE");
   setenv("XDG_CACHE_HOME", "/xdg", 1);
   EXPECT_EQ(EngineConfig::from_env().width_cache, "/xdg/teamla");

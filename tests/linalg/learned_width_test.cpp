@@ -245,7 +245,8 @@ TEST_F(WidthCache, ABusyMachinesCalibrationIsNotKept) {
     const double wide_ns = (wide_samples++ % 3 == 2 ? 1.5 : 0.4) * serial();
     record_region(plan, plan.width > 1 ? wide_ns : serial());
   }
-  EXPECT_GT(feed(10, serial(), serial()), 0) << "decided for the process (wide: a third of its samples 1.5, the rest 0.4)";
+  EXPECT_GT(feed(10, serial(), serial()), 0)
+      << "decided for the process (wide: a third of its samples 1.5, the rest 0.4)";
   EXPECT_EQ(width_cache_status().stored, 0U);
   EXPECT_FALSE(std::filesystem::exists(detail::cache_file(directory_)));
 }

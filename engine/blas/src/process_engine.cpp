@@ -295,7 +295,6 @@ engine::CpuEngine* acquire_engine(std::size_t wanted) {
   return grow(current, wanted);
 }
 
-// wanted_threads(): the calling thread's count, 0 when none is set.
 // capped_by_openblas(): `count` (0: the engine's width) capped by the count of an OpenBLAS
 // loaded beside this library (followed_openblas_count()); 0 again when that cap is no lower
 // than the engine's width.
@@ -308,6 +307,7 @@ int capped_by_openblas(int count) {
   return static_cast<std::size_t>(followed) < width ? followed : 0;
 }
 
+// wanted_threads(): the calling thread's count, 0 when none is set.
 std::size_t wanted_threads(const ThreadState& state) {
   int count = state.threads;
   if (count <= 0) {

@@ -91,8 +91,8 @@ struct EngineCounters {
   // ... of which ran a region narrower than its cap, or inline, because the process CPU budget
   // had no CPU free for it: other calls held them (team/cpu_budget.hpp).
   std::uint64_t budget_limited_calls = 0;
-  std::uint64_t pools_built = 0;      // held: 1; per_call: one per team call; serial: 0
-  std::uint64_t pools_reused = 0;     // per_call: pools whose workers a previous call handed back
+  std::uint64_t pools_built = 0;   // held: 1; per_call: one per team call; serial: 0
+  std::uint64_t pools_reused = 0;  // per_call: pools whose workers a previous call handed back
   // What the width model last measured on this machine (linalg/width.hpp): the team's section
   // cost and the widest section the CPUs allowed (affinity set, cgroup quota); 0 before the
   // first call that could open a section.

@@ -93,7 +93,7 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 //    region of an inline block wakes the members, so that they are running when the wide block
 //    starts. A decided class is calibrated again after kRecheckRegions regions and kRecheckNs,
 //    and the decision changes only when the other arm is faster by more than kRecheckMargin:
-//    evidence that survives the VM's noise.
+//    evidence that survives the machine's noise.
 // Below the floor (where a section of the measured cost cannot pay) a region runs inline
 // untimed, so the small-call path pays nothing; above the ceiling the model's width is taken,
 // because there a section costs a negligible fraction on any machine. Under foreign load the
