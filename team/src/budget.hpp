@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace teamla::team::budget {
 
@@ -32,5 +33,10 @@ void count_as_worker();
 // granted members from the budget. A team used outside any call (an application's own use of
 // team/, the wait benches) is the application's to size, and is not budgeted.
 bool in_call();
+
+// set_linger_ns() replaces how long a caller's CPU counts as taken after its call
+// (default_linger_ns()); for tests.
+void set_linger_ns(std::uint64_t linger_ns);
+std::uint64_t default_linger_ns();
 
 }  // namespace teamla::team::budget

@@ -3,7 +3,9 @@
 #include "teamla/team/cpu_budget.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstdint>
 
 #include "budget.hpp"
 #include "teamla/team/machine.hpp"
@@ -12,19 +14,76 @@
 namespace teamla::team {
 namespace {
 
+// kLingerNs: a caller's CPU counts as taken this long after its call ends. A thread that has
+// just made a call is rarely idle: it makes the next one, or it waits in its own runtime, as
+// an OpenMP thread spins in libgomp's barrier at the end of a parallel loop while the other
+// threads finish their last calls. Granting those calls a member beside the spinning thread
+// made two OpenMP callers run 0.87-0.90x one teamla thread each (docs/perf/concurrent.md).
+constexpr std::uint64_t kLingerNs = 1'000'000;
+std::atomic<std::uint64_t> g_linger_ns{kLingerNs};  // kLingerNs, or a test's value
+// kLingerSlots: the callers whose release is remembered at once; a caller that finds them all
+// taken by unexpired releases lingers uncounted.
+constexpr std::size_t kLingerSlots = 8;
+
 struct Budget {
   // Callers' slots plus granted members. Every call's entry and exit writes it: its own line,
   // so that the members' reads of `capacity` in their spin do not share it.
   alignas(64) std::atomic<std::size_t> running{0};
   // usable_cpu_count() as last read by a grant (0: never read). Read by spinning members.
   alignas(64) std::atomic<std::size_t> capacity{0};
+  // When each lingering caller's call ended (monotonic_ns; 0: free). One line: a read of all
+  // of them is one load of it.
+  alignas(64) std::array<std::atomic<std::uint64_t>, kLingerSlots> released_ns{};
 };
 constinit Budget g_budget;
 
-// The calling thread's nesting depth of CallerSlots, and whether it is a pool worker (whose
-// participation its sections' grants count: its CallerSlots add nothing).
+// The calling thread's nesting depth of CallerSlots, whether it is a pool worker (whose
+// participation its sections' grants count: its CallerSlots add nothing), and the linger slot
+// of its last call (-1: none), cleared when it calls again: its own linger never counts
+// against its own call.
 constinit thread_local unsigned t_call_depth = 0;
 constinit thread_local bool t_worker = false;
+constinit thread_local int t_linger_slot = -1;
+
+// linger(): remembers that the calling thread's call ended now.
+void linger() {
+  const std::uint64_t now = monotonic_ns();
+  const std::uint64_t linger_ns = g_linger_ns.load(std::memory_order_relaxed);
+  for (std::size_t slot = 0; slot < kLingerSlots; ++slot) {
+    std::uint64_t released = g_budget.released_ns[slot].load(std::memory_order_relaxed);
+    if ((released == 0 || now - released >= linger_ns) &&
+        g_budget.released_ns[slot].compare_exchange_strong(released, now,
+                                                           std::memory_order_relaxed)) {
+      t_linger_slot = static_cast<int>(slot);
+      return;
+    }
+  }
+}
+
+// unlinger(): the calling thread calls again; its last release no longer counts.
+void unlinger() {
+  if (t_linger_slot < 0) return;
+  g_budget.released_ns[static_cast<std::size_t>(t_linger_slot)].store(0, std::memory_order_relaxed);
+  t_linger_slot = -1;
+}
+
+// lingering(): the callers whose call ended less than kLingerNs ago (a clock read only when one
+// is remembered at all).
+std::size_t lingering() {
+  const std::uint64_t linger_ns = g_linger_ns.load(std::memory_order_relaxed);
+  std::uint64_t now = 0;
+  std::size_t count = 0;
+  for (const std::atomic<std::uint64_t>& slot : g_budget.released_ns) {
+    const std::uint64_t released = slot.load(std::memory_order_relaxed);
+    if (released == 0) continue;
+    if (now == 0) now = monotonic_ns();
+    if (now - released < linger_ns) ++count;
+  }
+  return count;
+}
+
+// taken(): the CPUs the budget counts as running library work now.
+std::size_t taken() { return g_budget.running.load(std::memory_order_relaxed) + lingering(); }
 
 std::size_t read_capacity() {
   const std::size_t capacity = std::max(1U, usable_cpu_count());
@@ -37,23 +96,31 @@ std::size_t read_capacity() {
 // A forked child has only the forking thread: the other threads' slots are gone with them.
 void after_fork_in_child() {
   g_budget.running.store(t_call_depth > 0 && !t_worker ? 1 : 0, std::memory_order_relaxed);
+  for (std::atomic<std::uint64_t>& slot : g_budget.released_ns) {
+    slot.store(0, std::memory_order_relaxed);
+  }
+  t_linger_slot = -1;
 }
 [[maybe_unused]] const bool g_fork_hooked = on_fork(nullptr, nullptr, after_fork_in_child);
 
 }  // namespace
 
 CallerSlot::CallerSlot() : counted_(t_call_depth++ == 0 && !t_worker) {
-  if (counted_) g_budget.running.fetch_add(1, std::memory_order_relaxed);
+  if (!counted_) return;
+  unlinger();
+  g_budget.running.fetch_add(1, std::memory_order_relaxed);
 }
 
 CallerSlot::~CallerSlot() {
   --t_call_depth;
-  if (counted_) g_budget.running.fetch_sub(1, std::memory_order_relaxed);
+  if (!counted_) return;
+  g_budget.running.fetch_sub(1, std::memory_order_relaxed);
+  linger();
 }
 
 std::size_t free_cpus() {
   const std::size_t capacity = read_capacity();
-  const std::size_t running = g_budget.running.load(std::memory_order_relaxed);
+  const std::size_t running = taken();
   return capacity > running ? capacity - running : 0;
 }
 
@@ -64,7 +131,8 @@ BudgetUse budget_use() {
 namespace budget {
 
 std::size_t grant_members(std::size_t wanted) {
-  const std::size_t capacity = read_capacity();
+  const std::size_t cpus = read_capacity();
+  const std::size_t capacity = cpus - std::min(cpus, lingering());
   std::size_t running = g_budget.running.load(std::memory_order_relaxed);
   for (;;) {
     const std::size_t granted = std::min(wanted, capacity > running ? capacity - running : 0);
@@ -93,11 +161,16 @@ bool leave_if_over_committed() {
 
 bool all_cpus_taken(std::size_t own_members) {
   const std::size_t capacity = g_budget.capacity.load(std::memory_order_relaxed);
-  return capacity != 0 &&
-         g_budget.running.load(std::memory_order_relaxed) >= capacity + own_members;
+  return capacity != 0 && taken() >= capacity + own_members;
 }
 
 void count_as_worker() { t_worker = true; }
+
+void set_linger_ns(std::uint64_t linger_ns) {
+  g_linger_ns.store(linger_ns, std::memory_order_relaxed);
+}
+
+std::uint64_t default_linger_ns() { return kLingerNs; }
 
 bool in_call() { return t_call_depth > 0; }
 

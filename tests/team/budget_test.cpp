@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "budget.hpp"
 #include "teamla/team/team_all.hpp"
 
 namespace teamla::team {
@@ -90,14 +91,43 @@ TEST(CpuBudget, ASectionRunsInlineWhileOtherCallersHoldEveryCpu) {
   const CallerSlot slot;
   {
     OtherCallers others(usable() - 1);
+    budget::set_linger_ns(budget::default_linger_ns());
     EXPECT_EQ(free_cpus(), 0U);
     const std::uint64_t narrowed = pool->counters().budget_narrowed;
     EXPECT_EQ(units_off_leader(team, 2, 8), 0U) << "no CPU was free for a member";
     EXPECT_EQ(pool->counters().budget_narrowed, narrowed + 1);
   }
+  budget::set_linger_ns(0);  // no linger: the callers' CPUs are free at once
   EXPECT_EQ(free_cpus(), usable() - 1);
   EXPECT_GT(units_off_leader(team, 2, 8), 0U) << "the CPU freed went to a member";
   EXPECT_EQ(budget_use().running, 1U) << "the member's slot came back";
+  budget::set_linger_ns(budget::default_linger_ns());
+}
+
+// A caller's CPU counts as taken for a while after its call (an OpenMP thread spinning in its
+// barrier, a loop about to call again); the same thread's next call is not held back by it.
+TEST(CpuBudget, ACallerThatJustLeftStillCountsButNotAgainstItself) {
+  if (usable() < 2) GTEST_SKIP() << "needs a second CPU";
+  budget::set_linger_ns(60'000'000'000);  // far longer than the test: no timing involved
+  auto pool = Pool::builder().threads(2).build();
+  Team team = pool->acquire(2);
+  { OtherCallers others(usable() - 1); }  // they left: their CPUs linger
+  {
+    const CallerSlot slot;
+    EXPECT_EQ(free_cpus(), 0U) << "the callers that just left still count";
+    EXPECT_EQ(units_off_leader(team, 2, 8), 0U);
+  }
+  {
+    const CallerSlot again;  // this thread's own linger is not counted against it
+    EXPECT_EQ(free_cpus(), 0U) << "the others' still is";
+  }
+  budget::set_linger_ns(0);
+  {
+    const CallerSlot slot;
+    EXPECT_EQ(free_cpus(), usable() - 1) << "expired";
+    EXPECT_GT(units_off_leader(team, 2, 8), 0U);
+  }
+  budget::set_linger_ns(budget::default_linger_ns());
 }
 
 TEST(CpuBudget, ATeamOutsideAnyCallIsNotBudgeted) {

@@ -4,7 +4,10 @@
 // The budget counts the threads that run library work now (`running`), against the CPUs the
 // process may use (usable_cpu_count()):
 //  - a thread that makes a call holds a CallerSlot for the call's length: one slot, however
-//    deeply its calls nest (none on a pool worker, which its section's grant counts);
+//    deeply its calls nest (none on a pool worker, which its section's grant counts); and its
+//    CPU still counts as taken for a millisecond after the call ends (its own next call
+//    excepted): a caller is rarely idle right after a call (it makes the next one, or spins in
+//    its own runtime's barrier, as OpenMP threads do at the end of a parallel loop);
 //  - a claimed section (Team::run_claimed) is granted members only from the slots free at
 //    that moment, one slot each, given back when the section ends. A section granted no
 //    member runs inline on its leader.
@@ -46,13 +49,14 @@ class CallerSlot {
   bool counted_;
 };
 
-// free_cpus() is the number of usable CPUs that run no library work now (0 when all are
-// taken): the most members a section planned now can be granted.
+// free_cpus() is the number of usable CPUs that run no library work now and whose caller did
+// not just leave a call (0 when all are taken): the most members a section planned now can be
+// granted.
 std::size_t free_cpus();
 
 // BudgetUse: a snapshot, for tests and reports.
 struct BudgetUse {
-  std::size_t running = 0;   // callers' slots plus granted members, now
+  std::size_t running = 0;   // callers' slots plus granted members, now (lingering not counted)
   std::size_t capacity = 0;  // the usable CPUs the budget last read
 };
 BudgetUse budget_use();
