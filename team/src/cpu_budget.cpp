@@ -17,8 +17,8 @@ namespace {
 // kLingerNs: a caller's CPU counts as taken this long after its call ends. A thread that has
 // just made a call is rarely idle: it makes the next one, or it waits in its own runtime, as
 // an OpenMP thread spins in libgomp's barrier at the end of a parallel loop while the other
-// threads finish their last calls. Granting those calls a member beside the spinning thread
-// made two OpenMP callers run 0.87-0.90x one teamla thread each (docs/perf/concurrent.md).
+// threads finish their last calls; granted a member beside that spin, those calls lost to one
+// thread per caller (docs/perf/concurrent.md).
 constexpr std::uint64_t kLingerNs = 1'000'000;
 std::atomic<std::uint64_t> g_linger_ns{kLingerNs};  // kLingerNs, or a test's value
 // kLingerSlots: the callers whose release is remembered at once; a caller that finds them all
