@@ -44,6 +44,7 @@ constinit Budget g_budget;
 constinit thread_local unsigned t_call_depth = 0;
 constinit thread_local bool t_worker = false;
 constinit thread_local int t_linger_slot = -1;
+constinit thread_local std::uint64_t t_released_ns = 0;  // what this thread wrote there
 
 // linger(): remembers that the calling thread's call ended now.
 void linger() {
@@ -55,15 +56,19 @@ void linger() {
         g_budget.released_ns[slot].compare_exchange_strong(released, now,
                                                            std::memory_order_relaxed)) {
       t_linger_slot = static_cast<int>(slot);
+      t_released_ns = now;
       return;
     }
   }
 }
 
-// unlinger(): the calling thread calls again; its last release no longer counts.
+// unlinger(): the calling thread calls again; its last release no longer counts. Cleared only
+// if still its own: once expired, another caller may have taken the slot.
 void unlinger() {
   if (t_linger_slot < 0) return;
-  g_budget.released_ns[static_cast<std::size_t>(t_linger_slot)].store(0, std::memory_order_relaxed);
+  std::uint64_t mine = t_released_ns;
+  g_budget.released_ns[static_cast<std::size_t>(t_linger_slot)].compare_exchange_strong(
+      mine, 0, std::memory_order_relaxed);
   t_linger_slot = -1;
 }
 

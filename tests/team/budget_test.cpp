@@ -140,6 +140,7 @@ TEST(CpuBudget, ATeamOutsideAnyCallIsNotBudgeted) {
 
 TEST(CpuBudget, AMemberLeavesWhenACallerArrivesAfterTheGrant) {
   if (usable() != 2) GTEST_SKIP() << "the scenario fills exactly two CPUs";
+  budget::set_linger_ns(0);  // no earlier caller's linger holds the member back
   auto pool = Pool::builder().threads(2).build();
   Team team = pool->acquire(2);
   const CallerSlot slot;
@@ -174,6 +175,7 @@ TEST(CpuBudget, AMemberLeavesWhenACallerArrivesAfterTheGrant) {
   EXPECT_LE(member_units_after.load(), 1U) << "the member went on past the over-commit";
   EXPECT_EQ(pool->counters().budget_leaves, 1U);
   EXPECT_EQ(budget_use().running, 1U) << "every slot came back";
+  budget::set_linger_ns(budget::default_linger_ns());
 }
 
 // Each of `callers` threads makes `calls` calls of 64 units on a team of its own as wide as
