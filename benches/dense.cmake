@@ -4,7 +4,7 @@
 # scripts/bench-potrf and rendered by scripts/plot-gemm and scripts/plot-potrf.
 if(TARGET benchmark::benchmark)
   add_executable(dense_bench_teamla ${CMAKE_CURRENT_LIST_DIR}/dense_bench_teamla.cpp)
-  target_link_libraries(dense_bench_teamla PRIVATE teamla::linalg teamla::team
+  target_link_libraries(dense_bench_teamla PRIVATE teamla::linalg teamla_linalg_internals teamla::team
                                                    benchmark::benchmark teamla_warnings)
   if(TARGET teamla::baseline_openblas)
     add_executable(dense_bench_openblas ${CMAKE_CURRENT_LIST_DIR}/dense_bench_openblas.cpp)

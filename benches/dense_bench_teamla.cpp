@@ -13,7 +13,7 @@
 #include <optional>
 #include <string_view>
 
-#include "../linalg/src/chol_internal.hpp"
+#include "level3/level3_internal.hpp"
 #include "dense_bench.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/isa.hpp"

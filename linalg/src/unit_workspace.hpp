@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "home_units.hpp"
+#include "teamla/team/home_units.hpp"
 #include "teamla/linalg/exec.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/team.hpp"
@@ -73,7 +73,7 @@ void run_claimed_units(team::Team& team, std::size_t width, std::size_t units, W
 template <class Body>
 void run_home_units(team::Team& team, std::size_t width, std::size_t units, Workspace& ws,
                     Body&& body, team::Team::Linger linger = team::Team::Linger::spin) {
-  HomeUnits home(units, width);
+  team::HomeUnits home(units, width);
   run_claimed_units(
       team, width, units, ws,
       [&](team::Section& s, std::size_t /*claim*/) { body(s, home.take(s.rank())); }, linger);

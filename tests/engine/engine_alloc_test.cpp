@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../linalg/src/width_internal.hpp"
+#include "plan/width_internal.hpp"
 
 #include "engine_impl.hpp"
 #include "engine_test_util.hpp"

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../../linalg/src/isa_dispatch.hpp"
-#include "../../linalg/src/width_internal.hpp"
+#include "isa_dispatch.hpp"
+#include "plan/width_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"

@@ -5,8 +5,3 @@ teamla_add_gtest(gemm_batch_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_batch_test.cpp
   LIBS teamla::linalg
   LABELS unit)
-# The home-first hand-out of a batch section's units (racing claims: run under tsan too).
-teamla_add_gtest(home_units_test
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/home_units_test.cpp
-  LIBS teamla::linalg
-  LABELS concurrency)

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../../linalg/src/width_internal.hpp"
+#include "plan/width_internal.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"

@@ -13,9 +13,9 @@
 #include <random>
 #include <vector>
 
-#include "../../linalg/src/isa_dispatch.hpp"
-#include "../../linalg/src/wide_split.hpp"
-#include "../../linalg/src/width_internal.hpp"
+#include "isa_dispatch.hpp"
+#include "gemm/wide_split.hpp"
+#include "plan/width_internal.hpp"
 #include "linalg/naive.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"

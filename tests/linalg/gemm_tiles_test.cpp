@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../../linalg/src/isa_dispatch.hpp"
+#include "isa_dispatch.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/isa.hpp"
 

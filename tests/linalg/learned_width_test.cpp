@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "../../linalg/src/isa_dispatch.hpp"
-#include "../../linalg/src/width_cache.hpp"
-#include "../../linalg/src/width_internal.hpp"
+#include "isa_dispatch.hpp"
+#include "plan/width_cache.hpp"
+#include "plan/width_internal.hpp"
 #include "linalg/naive.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"

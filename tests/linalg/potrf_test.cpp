@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "../../linalg/src/chol_internal.hpp"
+#include "level3/level3_internal.hpp"
 #include "linalg/chol_test_util.hpp"
 
 namespace teamla::test {

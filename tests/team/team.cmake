@@ -51,3 +51,9 @@ target_link_libraries(team_fork_portable_test
   PRIVATE teamla_team_portable GTest::gtest GTest::gtest_main teamla_warnings)
 gtest_discover_tests(team_fork_portable_test TEST_PREFIX "portable:" DISCOVERY_TIMEOUT 60
   PROPERTIES LABELS faults)
+
+# The home-first hand-out of a claimed section's units (racing claims: run under tsan too).
+teamla_add_gtest(home_units_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/home_units_test.cpp
+  LIBS teamla::team
+  LABELS concurrency)

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../isa_dispatch.hpp"
+#include "isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {

@@ -19,9 +19,9 @@
 #include <algorithm>
 #include <array>
 
-#include "../isa_dispatch.hpp"
+#include "isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
-#include "ukernel_simd.hpp"
+#include "kernels/ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
 

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "ukernel_simd.hpp"
+#include "kernels/ukernel_simd.hpp"
 
 namespace teamla::linalg::detail {
 

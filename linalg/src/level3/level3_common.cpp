@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+// chol_common.cpp: argument checks, scratch memory, leaf-kernel dispatch and the balanced
+// column split shared by TRSM, SYRK, POTRF and POTRS.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#include "level3/level3_internal.hpp"
+#include "isa_dispatch.hpp"
+#include "unit_workspace.hpp"
+
+namespace teamla::linalg::chol_detail {
+
+void fail_shape(const char* routine, const std::string& argument, const std::string& what) {
+  throw InvalidArgument(routine, argument, what);
+}
+
+void check_view(const char* routine, const char* name, index_t rows, index_t cols, index_t ld,
+                Layout layout, const void* data) {
+  const std::string n(name);
+  if (rows < 0) {
+    fail_shape(routine, n, n + ".rows = " + std::to_string(rows) + " is negative");
+  }
+  if (cols < 0) {
+    fail_shape(routine, n, n + ".cols = " + std::to_string(cols) + " is negative");
+  }
+  if (layout != Layout::col_major && layout != Layout::row_major) {
+    fail_shape(routine, n, n + ".layout is neither col_major nor row_major");
+  }
+  const index_t needed = std::max<index_t>(1, layout == Layout::col_major ? rows : cols);
+  if (ld < needed) {
+    fail_shape(routine, "ld" + n,
+               "ld" + n + " = " + std::to_string(ld) + " is smaller than the " +
+                   (layout == Layout::col_major ? "rows" : "cols") + " of " + n + " (" +
+                   std::to_string(needed) + ")");
+  }
+  if (data == nullptr && rows > 0 && cols > 0) {
+    fail_shape(
+        routine, n,
+        n + " is null with a " + std::to_string(rows) + " x " + std::to_string(cols) + " shape");
+  }
+}
+
+void check_uplo(const char* routine, Uplo uplo) {
+  if (uplo != Uplo::lower && uplo != Uplo::upper) {
+    fail_shape(routine, "uplo",
+               "uplo = " + std::to_string(static_cast<int>(uplo)) + " is neither lower nor upper");
+  }
+}
+
+void check_side(const char* routine, Side side) {
+  if (side != Side::left && side != Side::right) {
+    fail_shape(routine, "side",
+               "side = " + std::to_string(static_cast<int>(side)) + " is neither left nor right");
+  }
+}
+
+void check_op(const char* routine, const char* name, Op op) {
+  if (op != Op::none && op != Op::transpose) {
+    fail_shape(routine, name,
+               std::string(name) + " = " + std::to_string(static_cast<int>(op)) +
+                   " is neither none nor transpose");
+  }
+}
+
+void check_diag(const char* routine, Diag diag) {
+  if (diag != Diag::non_unit && diag != Diag::unit) {
+    fail_shape(
+        routine, "diag",
+        "diag = " + std::to_string(static_cast<int>(diag)) + " is neither non_unit nor unit");
+  }
+}
+
+template <class T>
+const LeafKernels<T>& leaf_kernels() {
+  switch (detail::active_table().isa) {
+    case detail::Isa::avx512:
+      return leaf_kernels_avx512<T>();
+    case detail::Isa::avx2:
+      return leaf_kernels_avx2<T>();
+    case detail::Isa::ref:
+      break;
+  }
+  return leaf_kernels_portable<T>();
+}
+template const LeafKernels<double>& leaf_kernels<double>();
+template const LeafKernels<float>& leaf_kernels<float>();
+
+namespace {
+// One growable, 64-byte-aligned buffer per thread. Growth only: steady-state calls allocate
+// nothing.
+struct ScratchSlot {
+  struct Free {
+    void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<std::byte[], Free> data;
+  std::size_t bytes = 0;
+};
+thread_local ScratchSlot scratch_slot;
+}  // namespace
+
+template <class T>
+T* scratch(std::size_t count) {
+  const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
+  // In a claimed unit (a potrf step's next diagonal block), the unit's rank of the leader's
+  // workspace: the thread's own slot would grow on whichever thread first takes that unit
+  // (unit_workspace.hpp).
+  const detail::RankBuffers unit = detail::running_unit();
+  if (unit.ws != nullptr) {
+    return static_cast<T*>(unit.ws->buffer(unit.rank, Workspace::Slot::scratch, bytes));
+  }
+  ScratchSlot& s = scratch_slot;
+  if (s.bytes < bytes) {
+    s.data.reset(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t(64))));
+    s.bytes = bytes;
+  }
+  return reinterpret_cast<T*>(s.data.get());
+}
+template double* scratch<double>(std::size_t);
+template float* scratch<float>(std::size_t);
+
+template <class T>
+T* try_scratch(std::size_t count) noexcept {
+  try {
+    return scratch<T>(count);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+template double* try_scratch<double>(std::size_t) noexcept;
+template float* try_scratch<float>(std::size_t) noexcept;
+
+index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align) {
+  if (part == 0) return 0;
+  if (part >= parts) return n;
+  // The lower triangle's area left of column c is n*c - c*c/2; solve area(c) = share.
+  const double nn = static_cast<double>(n);
+  const double share = static_cast<double>(part) / static_cast<double>(parts) * nn * nn / 2;
+  const double c = nn - std::sqrt(std::max(0.0, nn * nn - 2 * share));
+  index_t col = static_cast<index_t>(std::llround(c / static_cast<double>(align))) * align;
+  return std::clamp<index_t>(col, 0, n);
+}
+
+template <class T>
+void scale_lower(MatrixView<T> c, T beta) {
+  if (beta == T(1)) return;
+  for (index_t j = 0; j < c.cols; ++j) {
+    for (index_t i = j; i < c.rows; ++i) c(i, j) = beta == T(0) ? T(0) : beta * c(i, j);
+  }
+}
+template void scale_lower<double>(MatrixView<double>, double);
+template void scale_lower<float>(MatrixView<float>, float);
+
+}  // namespace teamla::linalg::chol_detail

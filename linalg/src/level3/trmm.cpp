@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// trmm.cpp: triangular matrix times a general one, in place, on gemm.
+//
+// Every case is reduced to "left side, no transpose, lower or upper" as trsm.cpp reduces it:
+// op(A) = A^T is A.transposed() with the triangle flipped, and B*op(A) is (op(A)^T * B^T)^T.
+// The product runs on gemm's loops, one kc-deep panel at a time (trmm_blocked.cpp): a
+// column-major B as A*B, a row-major one as its column-major transpose times A^T. When the
+// workspace cannot hold the panels, the recursion runs instead: with A split into halves, the
+// half of B that the other half of the result still needs is computed last. Lower: B2 = A22*B2
+// (recursively), then B2 += A21*B1 (one gemm, where the flops are), then B1 = A11*B1; upper mirrors
+// it. So no block of B is overwritten before every product that reads it has run, and the triangle
+// is never expanded into a dense matrix (which would double the flops). Leaves of at most kTrmmLeaf
+// rows run on the gemm microkernel (trmm_leaf.cpp). The columns of B are independent, so the
+// parallel version splits them over the participants of one claimed section, as trsm does.
+#include <algorithm>
+
+#include "level3/level3_internal.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
+#include "level3/trmm_internal.hpp"
+#include "unit_workspace.hpp"
+
+namespace teamla::linalg {
+namespace chol_detail {
+namespace {
+
+// The split point of a recursive step: near the middle, on a multiple of 16 so that gemm's
+// operands start on register-tile boundaries.
+index_t split_rows(index_t m) {
+  const index_t half = (m / 2 + 15) / 16 * 16;
+  return half < m ? half : m / 2;
+}
+
+// kSlicesPerParticipant: column slices per participant of a claimed trmm section. One, as in
+// trsm: every slice packs the blocks of A again, and a slice must stay wide enough for its
+// panels to run at gemm's rate. A late participant's slice is still claimed by the other.
+// Alternated A/B through dtrmm_ on 2 threads, with the recursion (docs/level3.md): one slice
+// ran 1.01-1.09x two at n = 256, 1.13-1.27x at 512, 0.98-0.99x at 1024; four ran 0.83-1.05x two.
+constexpr std::size_t kSlicesPerParticipant = 1;
+// kMinSliceCols: the narrowest slice worth its own pass over A.
+constexpr index_t kMinSliceCols = 64;
+
+template <class T>
+void trmm_recursive(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
+                    const TrmmLeafBuffers<T>& buffers) {
+  const index_t m = a.rows;
+  if (m == 0 || b.cols == 0) return;
+  if (m <= (buffers.packed_a != nullptr ? buffers.leaf : kTrmmStackLeaf)) {
+    trmm_leaf(lower, unit, alpha, a, b, buffers);
+    return;
+  }
+  const index_t m1 = split_rows(m);
+  const index_t m2 = m - m1;
+  const index_t n = b.cols;
+  Exec serial;
+  if (lower) {
+    trmm_recursive(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n), buffers);
+    gemm<T>(Op::none, Op::none, alpha, a.block(m1, 0, m2, m1), b.block(0, 0, m1, n), T(1),
+            b.block(m1, 0, m2, n), serial);
+    trmm_recursive(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n), buffers);
+  } else {
+    trmm_recursive(lower, unit, alpha, a.block(0, 0, m1, m1), b.block(0, 0, m1, n), buffers);
+    gemm<T>(Op::none, Op::none, alpha, a.block(0, m1, m1, m2), b.block(m1, 0, m2, n), T(1),
+            b.block(0, 0, m1, n), serial);
+    trmm_recursive(lower, unit, alpha, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, n), buffers);
+  }
+}
+
+// trmm_left_serial(): the canonical product on the calling thread: on gemm's loops, or the
+// recursion with the leaves' buffers taken once from its workspace.
+template <class T>
+void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
+  if (b.row_stride() == 1 && trmm_left_blocked(lower, unit, alpha, a, b)) return;
+  // A row-major B is a column-major one times the transposed triangle on the right.
+  if (b.col_stride() == 1 &&
+      trmm_right_blocked(!lower, unit, alpha, a.transposed(), b.transposed())) {
+    return;
+  }
+  trmm_recursive(lower, unit, alpha, a, b, trmm_workspace_buffers<T>());
+}
+
+// trmm_left_parallel(): the canonical product with B's columns split over a section whose
+// width the cost model picks (trsm's rates: the same shape of work).
+template <class T>
+void trmm_left_parallel(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
+                        Exec& exec) {
+  const double flops =
+      static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
+  const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
+  const index_t n = b.cols;
+  const std::size_t units =
+      std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
+                            kSlicesPerParticipant * plan.width);
+  if (plan.width <= 1 || units <= 1) {
+    ++exec.stats.inline_regions;
+    exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+    // Timed inline regions teach the serial rate; a wide plan that one slice ran inline taught
+    // nothing about either width (as in gemm_strided()).
+    const bool learn = plan.timed && plan.width <= 1;
+    const std::uint64_t inline_start_ns = learn ? team::monotonic_ns() : 0;
+    trmm_left_serial(lower, unit, alpha, a, b);
+    if (learn) {
+      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
+    }
+    return;
+  }
+  const std::size_t width = std::min(plan.width, units);
+  ++exec.stats.sections;
+  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
+  const std::uint64_t start_ns = team::monotonic_ns();
+  // Slices on multiples of 16 columns (no false sharing when B's rows are contiguous), claimed
+  // so that a late participant's slices are taken by the others.
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t slice) {
+                              const index_t c0 = slice_edge(n, slice, units);
+                              const index_t c1 = slice_edge(n, slice + 1, units);
+                              if (c1 > c0) {
+                                trmm_left_serial(lower, unit, alpha, a,
+                                                 b.block(0, c0, b.rows, c1 - c0));
+                              }
+                            });
+  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+}
+
+}  // namespace
+}  // namespace chol_detail
+
+template <class T>
+void trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
+          Exec& exec) {
+  using namespace chol_detail;
+  const char* routine = "trmm";
+  check_side(routine, side);
+  check_uplo(routine, uplo);
+  check_op(routine, "op_a", op_a);
+  check_diag(routine, diag);
+  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
+  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
+  const index_t order = side == Side::left ? b.rows : b.cols;
+  if (a.rows != order || a.cols != order) {
+    fail_shape(routine, "a",
+               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be " +
+                   std::to_string(order) + " x " + std::to_string(order) +
+                   (side == Side::left ? " (the rows of B)" : " (the columns of B)"));
+  }
+  exec.stats = {};
+  if (b.rows == 0 || b.cols == 0) return;
+  if (alpha == T(0)) {  // A is not read
+    for (index_t j = 0; j < b.cols; ++j) {
+      for (index_t i = 0; i < b.rows; ++i) b(i, j) = T(0);
+    }
+    return;
+  }
+  bool lower = uplo == Uplo::lower;
+  if (op_a == Op::transpose) {
+    a = a.transposed();
+    lower = !lower;
+  }
+  if (side == Side::right) {
+    a = a.transposed();
+    b = b.transposed();
+    lower = !lower;
+  }
+  trmm_left_parallel(lower, diag == Diag::unit, alpha, a, b, exec);
+}
+
+template void trmm<double>(Side, Uplo, Op, Diag, double, MatrixView<const double>,
+                           MatrixView<double>, Exec&);
+template void trmm<float>(Side, Uplo, Op, Diag, float, MatrixView<const float>, MatrixView<float>,
+                          Exec&);
+
+}  // namespace teamla::linalg

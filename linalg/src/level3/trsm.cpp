@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// trsm.cpp: triangular solve with many right-hand sides, on gemm.
+//
+// Every case is reduced to "left side, no transpose, lower or upper" by view identities:
+// op(A) = A^T is A.transposed() with the triangle flipped, and X*op(A) = B is
+// op(A)^T * X^T = B^T. The canonical solve is recursive: split A into halves, solve the
+// first, update the second with one gemm (where the flops are), solve the second. Leaves of
+// at most kLeafSolve rows run the per-ISA substitution kernels. The right-hand sides are
+// independent, so the parallel version splits them (the columns of the reduced B) over the
+// participants of one section.
+#include <algorithm>
+
+#include "level3/level3_internal.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
+#include "unit_workspace.hpp"
+
+namespace teamla::linalg {
+namespace chol_detail {
+namespace {
+
+// The split point of a recursive step: near the middle, on a multiple of 16 so that gemm's
+// operands start on register-tile boundaries.
+index_t split_rows(index_t m) {
+  const index_t half = (m / 2 + 15) / 16 * 16;
+  return half < m ? half : m / 2;
+}
+
+template <class T>
+void solve_leaf(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b) {
+  const index_t k = a.rows;
+  alignas(64) T packed[kLeafSolve * kLeafSolve];
+  alignas(64) T rdiag[kLeafSolve];
+  for (index_t j = 0; j < k; ++j) {
+    const index_t lo = lower ? j : 0;
+    const index_t hi = lower ? k : j + 1;
+    for (index_t i = lo; i < hi; ++i) packed[i + j * k] = a(i, j);
+    rdiag[j] = unit ? T(1) : T(1) / a(j, j);
+  }
+  const LeafKernels<T>& kernels = leaf_kernels<T>();
+  (lower ? kernels.solve_lower : kernels.solve_upper)(packed, rdiag, unit, k, b.data,
+                                                      b.row_stride(), b.col_stride(), b.cols);
+}
+
+}  // namespace
+
+template <class T>
+void trsm_left_serial(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b) {
+  const index_t m = a.rows;
+  if (m == 0 || b.cols == 0) return;
+  if (m <= kLeafSolve) {
+    solve_leaf(lower, unit, a, b);
+    return;
+  }
+  const index_t m1 = split_rows(m);
+  const index_t m2 = m - m1;
+  Exec serial;
+  if (lower) {
+    trsm_left_serial(lower, unit, a.block(0, 0, m1, m1), b.block(0, 0, m1, b.cols));
+    gemm<T>(Op::none, Op::none, T(-1), a.block(m1, 0, m2, m1), b.block(0, 0, m1, b.cols), T(1),
+            b.block(m1, 0, m2, b.cols), serial);
+    trsm_left_serial(lower, unit, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, b.cols));
+  } else {
+    trsm_left_serial(lower, unit, a.block(m1, m1, m2, m2), b.block(m1, 0, m2, b.cols));
+    gemm<T>(Op::none, Op::none, T(-1), a.block(0, m1, m1, m2), b.block(m1, 0, m2, b.cols), T(1),
+            b.block(0, 0, m1, b.cols), serial);
+    trsm_left_serial(lower, unit, a.block(0, 0, m1, m1), b.block(0, 0, m1, b.cols));
+  }
+}
+template void trsm_left_serial<double>(bool, bool, MatrixView<const double>, MatrixView<double>);
+template void trsm_left_serial<float>(bool, bool, MatrixView<const float>, MatrixView<float>);
+
+// kSlicesPerParticipant: column slices per participant of a claimed trsm section. One: each
+// slice runs the whole recursion, whose gemm calls pack (or re-read in place) the blocks of A
+// again, so narrow slices cost a pass over A for few columns. Four per participant (64-column
+// slices at 512 right-hand sides) ran 2-thread strsm 256 x 512 at 52 GF/s, below its 1-thread
+// 72; one ran 118-122 (docs/cholesky.md, "TRSM"). A late participant's slice is still claimed
+// by the other.
+constexpr std::size_t kSlicesPerParticipant = 1;
+// kMinSliceCols: the narrowest slice worth its own pass over A: 32 (two slices at 64
+// right-hand sides) kept 2-thread strsm 256 x 64 at 41 GF/s, where one 64-column slice ran it
+// at the 1-thread 25.
+constexpr index_t kMinSliceCols = 32;
+
+// trsm_left_parallel(): the canonical solve with its right-hand sides split over a section
+// whose width the cost model picks. Returns the width used.
+template <class T>
+std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b,
+                               Exec& exec) {
+  const double flops =
+      static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
+  const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
+  const index_t n = b.cols;
+  const std::size_t units =
+      std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
+                            kSlicesPerParticipant * plan.width);
+  if (plan.width <= 1 || units <= 1) {
+    ++exec.stats.inline_regions;
+    exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+    // Timed inline regions teach the serial rate; a wide plan that one slice ran inline taught
+    // nothing about either width (as in gemm_strided()).
+    const bool learn = plan.timed && plan.width <= 1;
+    const std::uint64_t inline_start_ns = learn ? team::monotonic_ns() : 0;
+    trsm_left_serial(lower, unit, a, b);
+    if (learn) {
+      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
+    }
+    return 1;
+  }
+  const std::size_t width = std::min(plan.width, units);
+  ++exec.stats.sections;
+  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
+  const std::uint64_t start_ns = team::monotonic_ns();
+  // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
+  // cache lines between the slices when B's rows are contiguous. Claimed, so that a late
+  // participant's slice is taken by the others.
+  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
+                            [&](team::Section&, std::size_t slice) {
+                              const index_t c0 = slice_edge(n, slice, units);
+                              const index_t c1 = slice_edge(n, slice + 1, units);
+                              if (c1 > c0) {
+                                trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
+                              }
+                            });
+  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  return width;
+}
+template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const double>,
+                                                MatrixView<double>, Exec&);
+template std::size_t trsm_left_parallel<float>(bool, bool, MatrixView<const float>,
+                                               MatrixView<float>, Exec&);
+
+}  // namespace chol_detail
+
+template <class T>
+void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
+          Exec& exec) {
+  using namespace chol_detail;
+  const char* routine = "trsm";
+  check_side(routine, side);
+  check_uplo(routine, uplo);
+  check_op(routine, "op_a", op_a);
+  check_diag(routine, diag);
+  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
+  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
+  const index_t order = side == Side::left ? b.rows : b.cols;
+  if (a.rows != order || a.cols != order) {
+    fail_shape(routine, "a",
+               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be " +
+                   std::to_string(order) + " x " + std::to_string(order) +
+                   (side == Side::left ? " (the rows of B)" : " (the columns of B)"));
+  }
+  exec.stats = {};
+  if (b.rows == 0 || b.cols == 0) return;
+  if (alpha == T(0)) {  // A is not read
+    for (index_t j = 0; j < b.cols; ++j) {
+      for (index_t i = 0; i < b.rows; ++i) b(i, j) = T(0);
+    }
+    return;
+  }
+  bool lower = uplo == Uplo::lower;
+  if (op_a == Op::transpose) {
+    a = a.transposed();
+    lower = !lower;
+  }
+  if (side == Side::right) {
+    a = a.transposed();
+    b = b.transposed();
+    lower = !lower;
+  }
+  if (alpha != T(1)) {
+    for (index_t j = 0; j < b.cols; ++j) {
+      for (index_t i = 0; i < b.rows; ++i) b(i, j) *= alpha;
+    }
+  }
+  trsm_left_parallel(lower, diag == Diag::unit, a, b, exec);
+}
+
+template void trsm<double>(Side, Uplo, Op, Diag, double, MatrixView<const double>,
+                           MatrixView<double>, Exec&);
+template void trsm<float>(Side, Uplo, Op, Diag, float, MatrixView<const float>, MatrixView<float>,
+                          Exec&);
+
+}  // namespace teamla::linalg
