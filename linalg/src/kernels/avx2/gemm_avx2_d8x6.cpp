@@ -8,8 +8,8 @@
 
 #include "isa_dispatch.hpp"
 #include "gemm/pack.hpp"
-#include "kernels/avx2/lane_mask.hpp"
-#include "kernels/avx2/transpose.hpp"
+#include "kernels/avx2/lane_mask_avx2.hpp"
+#include "kernels/avx2/transpose_avx2.hpp"
 #include "kernels/ukernel_simd.hpp"
 #include "kernels/ukernel_triangle.hpp"
 

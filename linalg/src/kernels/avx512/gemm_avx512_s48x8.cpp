@@ -7,7 +7,7 @@
 
 #include "isa_dispatch.hpp"
 #include "gemm/pack.hpp"
-#include "kernels/avx2/transpose.hpp"
+#include "kernels/avx2/transpose_avx2.hpp"
 #include "kernels/ukernel_dot.hpp"
 #include "kernels/ukernel_simd.hpp"
 #include "kernels/ukernel_tall.hpp"
