@@ -150,12 +150,15 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
           .reuse_threads(policy != team::WaitPolicy::legacy)
           .build();
     };
+    // The legacy arm plans as threadteam 0.1.3 did too: the cost model alone.
+    const linalg::WidthRule rule =
+        arm == ProbeArm::legacy ? linalg::WidthRule::model : linalg::WidthRule::observed;
     linalg::Workspace workspace;
     if (probe_case == ProbeCase::gemm_new_pool) {
       result.samples_us = time_calls(calls, seconds, kernel, [&] {
         auto pool = build();
         team::Team team = pool->acquire(width);
-        Exec exec{&team, &workspace, 0, {}};
+        Exec exec{&team, &workspace, 0, rule, {}};
         kernel.run_teamla(exec);
         result.max_width_used = std::max(result.max_width_used, exec.stats.max_width_used);
       });
@@ -166,7 +169,7 @@ ProbeResult run_probe_process(ProbeCase probe_case, ProbeArm arm, std::size_t wi
       auto call = [&] {
         std::optional<team::Team> per_call;
         team::Team& team = held ? *held : per_call.emplace(pool->acquire(width));
-        Exec exec{&team, &workspace, 0, {}};
+        Exec exec{&team, &workspace, 0, rule, {}};
         kernel.run_teamla(exec);
         result.max_width_used = std::max(result.max_width_used, exec.stats.max_width_used);
       };

@@ -85,7 +85,11 @@ std::string openblas_core() { return openblas_get_corename(); }
 int run_engine_arm(const std::string& mode) {
   engine::EngineConfig config;
   config.mode = mode == "held" ? engine::Mode::held : engine::Mode::per_call;
-  if (mode == "per_call_legacy") config.wait_policy = team::WaitPolicy::legacy;
+  if (mode == "per_call_legacy") {
+    // threadteam 0.1.3: its spin-forever joins, and its plan, the cost model alone.
+    config.wait_policy = team::WaitPolicy::legacy;
+    config.width_rule = linalg::WidthRule::model;
+  }
   engine::CpuEngine cpu(config);
   const long n = kEngineGemmSize;
   const std::vector<double> a = random_matrix(n, n, 1), b = random_matrix(n, n, 2);

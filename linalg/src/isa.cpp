@@ -134,7 +134,7 @@ bool isa_supported(Isa isa) {
 
 // g_resolved: the table of the ISA from TEAMLA_ISA or cpuid, once resolved with no test
 // override active; the hooks clear it. A tiny gemm asks for its kernels on every call, and
-// resolving them each time was a tenth of the call (docs/engine.md, "Cost of a call").
+// resolving them each time costs a tenth of the call (docs/engine.md, "Cost of a call").
 std::atomic<const IsaTable*> g_resolved{nullptr};
 
 const IsaTable& resolve_active_table() {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // isa_dispatch.hpp (internal): the kernel registration tables and the run-time choice.
 //
-// Each ISA registers one table (isa_table_<isa>.cpp) holding, per scalar type, its
-// microkernels, its packing routines and its blocking sizes, with the measurement that chose
-// them. kernels<T>() returns the active ISA's set. Tests may force an ISA and tiny blocking
-// sizes through the hooks at the bottom (not thread-safe: call them between calls only).
+// Each ISA registers one table (kernels/<isa>/table_<isa>.cpp) holding, per scalar type, its
+// microkernels, its packing routines and its blocking sizes, with what chose them (the
+// figures: docs/perf/blocking.md). kernels<T>() returns the active ISA's set. Tests may force
+// an ISA and tiny blocking sizes through the hooks at the bottom (not thread-safe: call them
+// between calls only).
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,11 @@
 #include <string_view>
 
 #include "teamla/linalg/matrix_view.hpp"
+
+namespace teamla::linalg::level3_detail {
+template <class T>
+struct LeafKernels;  // TRSM's and POTRF's leaves (level3/level3_internal.hpp)
+}  // namespace teamla::linalg::level3_detail
 
 namespace teamla::linalg::detail {
 
@@ -132,6 +138,7 @@ template <class T>
 struct KernelSet {
   KernelFns<T> fns;
   Blocking blocking;
+  const level3_detail::LeafKernels<T>* leaves;  // TRSM's and POTRF's (kernels/chol_leaf.hpp)
 };
 
 struct IsaTable {
@@ -140,7 +147,7 @@ struct IsaTable {
   KernelSet<float> s;
 };
 
-// The kernel files (kernels/gemm_<isa>_<type><MR>x<NR>.cpp).
+// The kernel files (kernels/<isa>/gemm_<isa>_<type><MR>x<NR>.cpp; kernels/ref/gemm_ref.cpp).
 KernelFns<double> ref_kernels_d4x4();
 KernelFns<float> ref_kernels_s4x4();
 KernelFns<double> avx2_kernels_d8x6();
@@ -148,8 +155,8 @@ KernelFns<float> avx2_kernels_s16x6();
 KernelFns<double> avx512_kernels_d24x8();
 KernelFns<float> avx512_kernels_s48x8();
 
-// The registration tables (isa_table_<isa>.cpp), built once per process by table_of()
-// (isa.cpp).
+// The registration tables (kernels/<isa>/table_<isa>.cpp), built once per process by
+// table_of() (isa.cpp).
 IsaTable isa_table_ref();
 IsaTable isa_table_avx2();
 IsaTable isa_table_avx512();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // unit_workspace.hpp: the buffers a claimed unit packs into, whichever thread runs it.
 //
-// A claimed section's units land on whichever participant claims them. Had a unit packed into
+// A claimed section's units land on whichever participant claims them. Were a unit to pack into
 // its own thread's workspace, a thread would grow its buffers the first time it took a large
-// unit, however long after warm-up: a worker that was late for every early call (foreign load,
-// a slow start) had grown nothing, and "calls after the first allocate nothing" failed on it.
+// unit, however long after warm-up: a worker late for every early call (foreign load, a slow
+// start) would have grown nothing, and "calls after the first allocate nothing" would fail.
 // So units pack into the leader's workspace, in the slots of the rank that runs them, and the
 // leader evens the ranks' slots out after each section (Workspace::try_equalize): once a
 // call of a given shape has run wide, none of its later units allocates, whoever takes them.
@@ -66,10 +66,11 @@ void run_claimed_units(team::Team& team, std::size_t width, std::size_t units, W
   if (ranked) (void)ws.try_equalize(width);
 }
 
-// run_home_units(): run_claimed_units() whose units are handed out home first (home_units.hpp):
-// each rank computes the same units call after call, so a product called again on the same
-// operands finds its rows where that rank's core left them. body(section, unit). For units
-// that do not wait on one another: a rank takes its home run in order before any other's.
+// run_home_units(): run_claimed_units() whose units are handed out home first
+// (teamla/team/home_units.hpp): each rank computes the same units call after call, so a
+// product called again on the same operands finds its rows where that rank's core left them.
+// body(section, unit). For units that do not wait on one another: a rank takes its home run
+// in order before any other's.
 template <class Body>
 void run_home_units(team::Team& team, std::size_t width, std::size_t units, Workspace& ws,
                     Body&& body, team::Team::Linger linger = team::Team::Linger::spin) {

@@ -35,27 +35,25 @@
 #include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 namespace {
 
 // kLapackBlock: reference LAPACK's ILAENV block size for xPOTRF, which fixes the state a
 // failed factorization leaves.
 constexpr index_t kLapackBlock = 64;
 
-// kDiagonalRateFraction: the diagonal block's factorization runs at about 0.7 of gemm's rate
-// (potrf_tile's recursion with register leaves; 1 thread, n = 256 double: 36.6 GF/s against
-// gemm's ~52; it was 29 GF/s, 0.5, with the general leaf).
+// kDiagonalRateFraction: the diagonal block's factorization (potrf_tile's recursion with
+// register leaves) runs at about this fraction of gemm's rate.
+// 0.7: potrf_tile against gemm, 1 thread, n = 256 double (docs/perf/blocking.md).
 constexpr double kDiagonalRateFraction = 0.7;
 
 // kLeafChol: below this the recursive tile factorization calls the unblocked leaf kernel.
 constexpr index_t kLeafChol = 32;
 
 // kTileStrip / kTilePanel: the strips and panels of the trailing update inside a scratch
-// tile. The panel width follows gemm's rate against its n (m = 1536, k = 512, double: n = 64:
-// 33.8 GF/s, 128: 39.4, 256: 45.6, 512: 44.4). The tile's own update stays on gemm strips
-// rather than the packed SYRK, which lost at these sizes (1 thread, GF/s, strips against
-// SYRK: double n = 128: 23.8 / 22.8, 256: 34.4 / 28.9; float 128: 38.2 / 34.9, 512: 82.0 /
-// 72.9).
+// tile. The tile's own update stays on gemm strips rather than the packed SYRK, which lost at
+// these sizes (docs/perf/blocking.md).
+// kTilePanel: the narrowest n at which gemm reached its full rate (docs/perf/blocking.md).
 constexpr index_t kTileStrip = 32;
 constexpr index_t kTilePanel = 256;
 
@@ -64,16 +62,12 @@ index_t block_override = 0;
 int lookahead_override = -1;
 
 // potrf_block_size(): the step width, a multiple of kLapackBlock.
-// Serially the recursive tile kernel beats the blocked steps, so the block is large (1
-// thread, double, medians of 3 alternated runs, nb = 128 / 256 / 512: n = 512: 36.0 / 37.8 /
-// 39.8; n = 2048: best runs 44.0 / 44.5 / 45.1). Up to kSingleTileMax a team factors one tile
-// (n = 256, nb = 128: one section, 25.2 GF/s against 33.3 for the single tile).
-// On a team (docs/cholesky.md, "Block size"; 2 threads, double, 3 alternated rounds of 5
-// calls, median / best GF/s, nb = 128 against 256): n = 512: 51.0 / 56.7 against 45.8 /
-// 48.5; n = 1024: 69.2 / 77.6 against 72.6 / 79.5; n = 2048: 79.4 / 87.9 against 85.0 /
-// 90.1; n = 4096: 86.4 / 92.4 against 94.1 / 99.5. A deeper panel feeds the microkernel
+// Serially the recursive tile kernel beats the blocked steps, so the block is large (512: the
+// fastest of 128, 256 and 512 at 1 thread). On a team a deeper panel feeds the microkernel
 // longer k loops (fewer C tile loads and stores per flop); below kWideBlockMin the extra
-// serial panel costs more than that.
+// serial panel costs more than that (docs/cholesky.md, "Block size").
+// kSingleTileMax: up to it one serial tile beat a section of nb = 128 (docs/perf/blocking.md).
+// kWideBlockMin: nb = 256 beat 128 from n = 1024 on 2 threads, lost at 512 (docs/perf/blocking.md).
 constexpr index_t kSingleTileMax = 256;
 constexpr index_t kWideBlockMin = 1024;
 
@@ -85,10 +79,9 @@ index_t potrf_block_size(bool on_team, index_t n) {
 }
 
 // lookahead_enabled(): by default with the deeper blocks, whose diagonal factorization
-// (nb^3/3 flops at half gemm's rate, ~0.2 ms at nb = 256) the next step would otherwise wait
-// for: same runs, nb = 256, median / best without and with lookahead: n = 1024: 70.4 / 76.5
-// against 72.6 / 79.5; n = 2048: 83.3 / 89.2 against 85.0 / 90.1; n = 4096: 93.6 / 98.3
-// against 94.1 / 99.5. With nb = 128 it did not pay (n = 512: 51.0 against 50.1 median).
+// (nb^3/3 flops at a fraction of gemm's rate, ~0.2 ms at nb = 256) the next step would
+// otherwise wait for.
+// nb >= 256: lookahead gained at nb = 256 and did not pay at 128 (docs/perf/blocking.md).
 bool lookahead_enabled(index_t nb) {
   if (lookahead_override >= 0) return lookahead_override == 1;
   return nb >= 256;
@@ -138,7 +131,7 @@ index_t potrf_tile(MatrixView<T> a) {
 // copy_lower(): the lower triangle of src into dst (same shape). Same layouts: contiguous
 // runs. Different layouts (the upper triangle's transposed view into the column-major tile):
 // a transpose in 32 x 32 blocks, so that the strided side stays within 32 cache lines. An
-// element-wise strided copy took 42 % of an upper 256 factorization in perf (ld = 256
+// element-wise strided copy takes 42 % of an upper 256 factorization in perf (ld = 256
 // doubles maps every row to the same L1 sets).
 template <class T>
 void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
@@ -276,8 +269,8 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
           : exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0);
   exec.stats.width_cap = cap;
   exec.stats.section_cost_ns = section_ns;
-  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty.
-  const bool legacy = cap > 1 && exec.team->pool().policy() == team::WaitPolicy::legacy;
+  // WidthRule::model: the cost model alone, no observed penalty.
+  const bool observed = exec.width_rule == WidthRule::observed;
   index_t nb = potrf_block_size<T>(cap > 1, n);
   // The diagonal blocks are factored on a copy: without memory for an nb x nb one, blocks of
   // kStackTile are copied to the stack instead.
@@ -305,7 +298,7 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     // One section whose tiles wait for the panel: two sections' worth of cost. The observed
     // penalty (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
     const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
-    const double step_penalty_ns = legacy ? 0.0 : observed_section_penalty_ns();
+    const double step_penalty_ns = observed ? observed_section_penalty_ns() : 0.0;
     const std::size_t width =
         cap <= 1 ? 1 : detail::choose_with_cost(step_ns, 2, cap, section_ns, step_penalty_ns);
     const bool lookahead = width > 1 && lookahead_enabled(nb);
@@ -348,11 +341,11 @@ template index_t potrf_lower_serial<float>(MatrixView<float>);
 void set_potrf_block_override(index_t nb) { block_override = nb; }
 void set_potrf_lookahead_override(int enabled) { lookahead_override = enabled; }
 
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "potrf";
   check_uplo(routine, uplo);
   check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);

@@ -7,10 +7,10 @@
 // (NR columns) while still in cache.
 // Units groups .. groups+tiles-1: the trailing triangle cut into square tiles (tile_side()); a
 // tile unit first waits until every group has finished (they were all claimed before it, so
-// their holders are running). Claiming balances the work where a static split cannot: on this
-// VM a participant loses a few percent of a step to the hypervisor or to a foreign thread
-// (perf of a 2-thread dpotrf at n = 4096 with a static area split: 10 % of the samples in
-// waits), and a participant that starts late leaves its share to the others.
+// their holders are running). Claiming balances the work where a static split cannot: on a
+// shared or virtual machine a participant loses a few percent of a step to the hypervisor or
+// to a foreign thread (perf of a 2-thread dpotrf at n = 4096 with a static area split: 10 % of
+// the samples in waits), and a participant that starts late leaves its share to the others.
 // Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
 // whoever finishes the last of them factors that block while the others go on updating.
 #include <algorithm>
@@ -23,7 +23,7 @@
 #include "teamla/team/team.hpp"
 #include "unit_workspace.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 namespace {
 
 // kRowAlign: row splits and tile edges fall on multiples of 48, a multiple of every kernel's
@@ -72,8 +72,8 @@ struct TileOrder {
 // columns [c0, c0 + NR) of a micro-panel are A21's minus the solved columns to their left
 // times L11's rows [c0, c0 + NR) (one microkernel call with k = c0, reading the micro-panel
 // itself as A), then solved against L11's NR x NR diagonal block in the tile. The result is
-// the trailing update's packed A, written in place. It replaced the recursive trsm on the
-// panel rows, whose gemm updates re-packed the rows at every level of the recursion.
+// the trailing update's packed A, written in place: a recursive trsm on the panel rows would
+// re-pack the rows for its gemm updates at every level of the recursion.
 
 // The triangle L11 packed for the fused solve: chunk j (columns c0 = j * NR) holds rows
 // p < c0 + NR of L11^T as a gemm B micro-panel, element (p, c) = L11(c0 + c, p), so the chunk's
@@ -112,10 +112,10 @@ void pack_triangle(MatrixView<const T> l11, index_t nr, T* dst) {
 }
 
 // solve_into_panels(): the rows `rows` (m x kb) of the panel, packed into their micro-panels
-// `a_packed`, solved there and written back to the matrix. Packing first (gemm's packer) left
-// the same panel time as copying each tile in just before its solve (instrumented, 2 threads,
-// n = 4096: ~27.5 ms of ~230 ms per call either way) and needs no buffer for a chunk cut
-// short by the panel's edge.
+// `a_packed`, solved there and written back to the matrix. Packing first (gemm's packer)
+// takes the same panel time as copying each tile in just before its solve (instrumented, 2
+// threads, n = 4096: ~27.5 ms of ~230 ms per call either way) and needs no buffer for a chunk
+// cut short by the panel's edge.
 template <class T>
 void solve_into_panels(const detail::KernelFns<T>& f, const LeafKernels<T>& leaf,
                        MatrixView<T> rows, const T* tri, const T* rdiag, T* a_packed) {
@@ -270,7 +270,7 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
       next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
       if (next_info == kNoScratch) next_info = kStepNotAhead;  // the next step factors it
       // The next step's triangle, off its critical path: packed serially before its
-      // section, it took ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
+      // section, it would take ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
       // Every group unit has finished, so nothing reads this step's triangle any more.
       if (next_info == 0) pack_triangle<T>(trailing.block(0, 0, next_kb, next_kb), nr, tri);
     }
@@ -282,4 +282,4 @@ template index_t potrf_parallel_step<double>(MatrixView<double>, index_t, index_
 template index_t potrf_parallel_step<float>(MatrixView<float>, index_t, index_t, std::size_t,
                                             index_t, bool, Exec&);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

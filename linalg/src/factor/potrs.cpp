@@ -10,7 +10,7 @@ namespace teamla::linalg {
 
 template <class T>
 void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "potrs";
   check_uplo(routine, uplo);
   check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);

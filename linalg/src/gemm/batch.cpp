@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// gemm_batch.cpp: batched GEMM (batch.hpp): validate every item, then run the items serially
+// batch.cpp: batched GEMM (batch.hpp): validate every item, then run the items serially
 // or in one claimed section whose units are contiguous runs of items.
 //
 // Each item runs as batch_internal.hpp's run_shape(): gemm_serial() with the rank's workspace
@@ -124,7 +124,7 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
   const GemmItem<T> first{op_a, op_b, alpha, a, b, beta, c};
   if (!batch::item_ok(first)) batch::item_error("gemm_batch_strided", "items[0]", first);
   // The items differ only in their pointers: the shape is normalised (and its kernel call
-  // resolved) once, as the group form's is per group (gemm_batch_groups.cpp), and an item is
+  // resolved) once, as the group form's is per group (batch_groups.cpp), and an item is
   // three pointers and its kernel.
   const detail::KernelSet<T> ks = detail::kernels<T>();
   const batch::ShapeRun<T> run = batch::shape_run(ks, first);

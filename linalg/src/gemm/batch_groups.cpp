@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// gemm_batch_groups.cpp: batched GEMM given as groups (batch.hpp, GemmGroup): every group and
+// batch_groups.cpp: batched GEMM given as groups (batch.hpp, GemmGroup): every group and
 // every pointer an item will use is checked, then the items run as one region
 // (batch_internal.hpp), inline or as one claimed section over contiguous runs of items.
 //
 // An item of a group differs from the group's shape only in its three pointers, so the shape
 // is normalised to the BLAS convention once per group and unit, and an item is three loads and
-// its kernel: where the CBLAS group form went through a per-item source (a search for the
-// group, a descriptor built, checked, and built again to compute), a batch of 10000 4^3 items
-// took 2.5x as long as the same batch given as one strided call (docs/gemm.md, "Batched GEMM").
+// its kernel: through a per-item source (a search for the group, a descriptor built, checked,
+// and built again to compute), a batch of 10000 4^3 items takes 2.5x as long as the same batch
+// given as one strided call (docs/gemm.md, "Batched GEMM").
 #include <cstddef>
 #include <optional>
 #include <string>

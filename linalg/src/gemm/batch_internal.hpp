@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// batch_internal.hpp (internal): what the batch forms share (gemm_batch.cpp: items, a source,
-// strided; gemm_batch_groups.cpp: groups of pointers): an item in the BLAS convention, run on
+// batch_internal.hpp (internal): what the batch forms share (batch.cpp: items, a source,
+// strided; batch_groups.cpp: groups of pointers): an item in the BLAS convention, run on
 // the calling thread, and the region that runs a checked batch inline or as one claimed section.
 #pragma once
 
@@ -152,11 +152,8 @@ double item_flops(const GemmItem<T>& it) {
 // kUnitsPerParticipant: a batch section cuts its items into up to this many units per
 // participant: finer units let the others absorb the share of a late or preempted participant
 // and even out items of unequal sizes, but each switch to another run of items costs more
-// than its claim (measured while the participants took neighbouring runs in turn, before
-// home_units.hpp gave each its own run first). Paired A/B at 2 threads,
-// 1000 x 32^3 and 10000 x 8^3, both forms (AMD EPYC Zen 5 VM; docs/perf/batch.md): 8 ran
-// 1.01-1.06x (double) and 1.06-1.12x (float) 16; 64 ran 0.83-0.85x 16; 4 ran 0.96-1.00x
-// (double) and 1.04-1.11x (float) 8.
+// than its claim.
+// 8: beat 16 and 64 at 2 threads; 4 lost on double, gained on float (docs/perf/batch.md).
 constexpr std::size_t kUnitsPerParticipant = 8;
 // kMinUnitNs: a unit covers at least this much estimated serial work, so that its claim (one
 // CAS on a shared line) stays under ~5 % of it.

@@ -94,16 +94,15 @@ void macro_block(const KernelFns<T>& f, index_t mcb, index_t ncb, index_t kcb, c
 
 // rows_per_block(): mc for a panel of kcb < kc steps, grown while the packed A block stays
 // within half of this CPU's L2 (BLIS's rule) and within an mc x kc block (the buffer). A short
-// k (PBLAS's rank-32 updates) otherwise cut C into 192-row strips whose column pieces the
-// prefetcher never caught up with: two ranks' 4000 x 2000 x 32 updates, beta 1, ran 28-33
-// GF/s each at mc = 192 against 35-37 at 1024 (OpenBLAS 34-37). Half of L2, not the whole
-// mc x kc budget: a 384-row block at k = 128 lost 3 % on ScaLAPACK's 1500 x 32 x 128 strips
-// on the Zen 3 VM (L2 512 KiB; docs/gemm.md, "Blocking").
+// k (PBLAS's rank-32 updates) otherwise cuts C into mc-row strips whose column pieces the
+// prefetcher never catches up with. Half of L2, not the whole mc x kc budget: the larger block
+// lost on ScaLAPACK's 1500 x 32 x 128 strips (docs/perf/blocking.md).
 // A short block against at most kL1BlockStrips strips of B (ncb <= 16 NR: a tall A times a
 // narrow B) stays within half of L1 instead: its packing then writes lines that are in L1,
 // and the kernel reads them back from there, where a block of half L2, pushed out by the
-// stream of A through L2, missed on the stores of its packing. 16 strips: an L1 block for
-// every B lost 2-4 % on wide ones (docs/gemm.md, "Blocking").
+// stream of A through L2, missed on the stores of its packing.
+// kL1BlockStrips: an L1 block for every B lost on wide ones; 16 strips kept the tall-A gains
+// (docs/perf/blocking.md).
 constexpr index_t kL1BlockStrips = 16;
 
 template <class T>
@@ -186,17 +185,13 @@ namespace {
 // reads_a_in_place(): op(A) column-contiguous, n <= small_n, and either m <= small_n or a tall
 // A whose in-place block is re-read from L1 (tall_a_in_place()). Any other tall A is packed:
 // read in place it is re-read for every NR columns of B, and its columns, a leading dimension
-// apart, share cache sets, by virtual address in L1 and by the luck of physical pages in L2.
-// Measured on the 2-vCPU Zen 3 VM (L2 512 KiB), 1 thread, GF/s, in place against packed
-// (docs/perf/small.md, docs/gemm.md): 4096 x 64 x 64 double 16-18 against 24-25, float 28
-// against 37-49; 3840 x 128 x 128 double 19-20 against 25-27.
+// apart, share cache sets, by virtual address in L1 and by the luck of physical pages in L2
+// (packed ran 4096 x 64 x 64 and 3840 x 128 x 128 faster: docs/perf/blocking.md).
 //
 // kTallInPlaceStrips: a tall A is read in place when B has at most this many strips of NR
 // columns and the ic loop's block of A (mc rows x k) fits L1d: each strip after the first then
-// reads the block from L1, where packing reads A once more and writes it. Intel AVX-512 VM (L1d
-// 48 KiB), 1 thread, in place / packed, medians of 31 pairs of small_gemm --pairs (docs/gemm.md,
-// "Reading A in place"): double NN 2048 x 16 x 16 1.28, 4096 x 8 x 8 1.48, 2048 x 24 x 16 1.11;
-// float 2048 x 32 x 32 1.25; past L1, double 4096 x 16 x 64 0.97 and 2048 x 16 x 256 0.71.
+// reads the block from L1, where packing reads A once more and writes it.
+// 4: in place beat packed at 1-4 strips within L1 and lost past L1 (docs/perf/blocking.md).
 constexpr index_t kTallInPlaceStrips = 4;
 
 template <class T>
@@ -251,11 +246,8 @@ std::size_t work_units(index_t tiles, std::size_t width) {
 
 // kInPlaceSplitL2Share: the in-place row split reads all of B (k x n, in place) in every unit;
 // once the units' reads of B pass this share of a core's L2, the packed row split (B packed
-// once per participant into L1-sized panels) runs faster. Intel AVX-512 VM (L2 2 MiB), 2
-// threads, paired (docs/gemm.md, "Parallel split"): dgemm 176-256 (8 units reading 1.9-4 MiB)
-// 1.21-1.35x the in-place split; in three runs of packing every small product, sgemm 256 (6
-// units, 1.5 MiB) 0.97-1.26x, and under the share dgemm 96-160 0.91-1.12x, sgemm 176-240
-// 0.87-1.05x.
+// once per participant into L1-sized panels) runs faster.
+// 0.75: packed won above it and tied or lost below it at 2 threads (docs/perf/blocking.md).
 constexpr double kInPlaceSplitL2Share = 0.75;
 
 // in_place_split_pays(): whether `units` units, each reading k x n of B, stay within that share.
@@ -289,10 +281,8 @@ namespace {
 
 // kTallMinTiles: from this many of the tall kernel's tiles of rows on (96 rows of double, 192 of
 // float), a product within its n and k runs on it (KernelFns::tall, kernels/ukernel_tall.hpp)
-// instead of the in-place tiles. AVX-512 Zen 5 VM, 1 thread, each build paired against OpenBLAS
-// in processes of its own, the ratio of the two builds' ratios (docs/gemm.md, "Tall kernel"):
-// double 128 x 16 x 16 1.06-1.10, 256 x 16 x 16 1.02-1.05, 2048 x 16 x 16 1.20-1.31; float
-// 192 x 16 x 16 1.00-1.09, 256 x 16 x 16 0.97-1.02, 2048 x 16 x 16 1.15-1.20.
+// instead of the in-place tiles.
+// 4: from 4-5 tiles on the tall kernel tied or beat the in-place tiles (docs/perf/blocking.md).
 constexpr index_t kTallMinTiles = 4;
 
 template <class T>
@@ -361,21 +351,16 @@ bool transposes_a_on_stack(const KernelSet<T>& ks, Strided<T> a, Strided<T> b, i
 
 // kDotDepth: a transposed-A product (TN) whose k is at least kDotDepth<T> x max(m, n), with m
 // and n at most kDotMaxSide<T>, runs as dot products along k (KernelFns::dot) instead of
-// copying or packing op(A); below, the copy's vector tiles win. AVX-512 Zen 5 VM, dgemm_/sgemm_
-// 1 thread, medians of 3-5 alternated rounds (docs/gemm.md, "Dot products"): double 16x16x64
-// (4x) 50 vs 43 GF/s, 32x32x64 (2x) 49 vs 54; float 8x8x64 (8x) 38 vs 31, 16x16x64 (4x) 45 vs
-// 70, 32x32x256 (8x) 116 vs 36. kDotMaxSide: double 64x64 lost to the packed path at long k
-// (k = 4096: 52 vs 61, 1024: 61 vs 64) and 48x48x512 did not (65 vs 64); float 64x64x4096 won
-// (116 vs 89).
+// copying or packing op(A); below, the copy's vector tiles win.
+// kDotDepth, kDotMaxSide: where dot products beat the copy and the packed path
+// (docs/perf/blocking.md).
 template <class T>
 constexpr index_t kDotDepth = 32 / sizeof(T);  // 4 for double, 8 for float (twice the lanes)
 template <class T>
 constexpr index_t kDotMaxSide = sizeof(T) == 8 ? 48 : 64;
 // kDotDepthPastCopy: where op(A) is past the stack copy (more than kStackTransposeElems), the
-// alternative is the packed path, and dot products win from k = 3 max(m, n) for both types
-// (GF/s dot / packed, operands 16 bytes past a line: float 32x32x160 128 / 76, 40x40x120
-// 105 / 88; double 40x40x120 70 / 62); below 3 they lose (float 48x48x100 98 / 144, double
-// 48x48x128 64 / 74). docs/gemm.md, "Dot products", has the runs.
+// alternative is the packed path.
+// 3: dot products won from k = 3 max(m, n) for both types and lost below (docs/perf/blocking.md).
 constexpr index_t kDotDepthPastCopy = 3;
 
 template <class T>
@@ -436,9 +421,9 @@ template <class T>
 }  // namespace
 
 // gemm_scalar() (gemm_tiny.hpp). GCC inlines it here, into gemm_tiny_col_major() and
-// gemm_without_workspace(): kept out of line before ([[gnu::noinline]]), the 2x2x2 calls
-// through dgemm_/sgemm_ ran 1.10-1.16x slower (docs/gemm.md, "Tiny products"). The batch's
-// files call it out of line.
+// gemm_without_workspace(): out of line ([[gnu::noinline]]), the 2x2x2 calls through
+// dgemm_/sgemm_ run 1.10-1.16x slower (docs/gemm.md, "Tiny products"). The batch's files call
+// it out of line.
 template <class T>
 void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                  index_t ldc) {
@@ -552,7 +537,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   if (split_rows && in_place && in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
     // so a rank computes the same rows call after call: in claim order a 2048 x 16 x 16 dgemm
-    // called again at width 2 found its rows of A and C in the other core's caches and took
+    // called again at width 2 finds its rows of A and C in the other core's caches and takes
     // 1.4x as long (docs/gemm.md, "Parallel split").
     const std::size_t units = in_place_units;
     run_home_units(
@@ -571,8 +556,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // One unit per participant, each the whole BLIS loop nest on its rows with B packed into
     // its own panels: no unit ever waits for another. One shared packed panel (pack units,
     // then row chunks waiting for them, each reading half of the panel from the other CPU's
-    // packing): 2-thread dgemm 512 ran 123 GF/s with it, 149 without; two units per
-    // participant, each packing B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
+    // packing) ran 2-thread dgemm 512 at 0.83x this; two units per participant, each packing
+    // B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
     if (!private_panels(ks, width, m, n, k, ws)) return false;
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     run_claimed_units(

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // gemm_tiny.hpp (internal): the shortcuts that take a tiny product (blas3.hpp, gemm_is_tiny) to
 // its kernel in one call, inline in each caller: gemm_tiny_col_major() (the ABI's and
-// CpuEngine's tiny path) and a batch's items (gemm_batch.cpp), where going through gemm_serial()
-// (two Strided operands copied onto the stack, one more call) took a fifth of a batch of 10000
+// CpuEngine's tiny path) and a batch's items (gemm/batch.cpp), where going through gemm_serial()
+// (two Strided operands copied onto the stack, one more call) takes a fifth of a batch of 10000
 // 4^3 items (docs/gemm.md, "Batched GEMM").
 #pragma once
 
@@ -14,9 +14,7 @@ namespace teamla::linalg::detail {
 
 // kScalarVolume: products of at most this many multiply-adds (n = 1-2) run as a plain loop: a
 // vector tile's setup (masks, the strip table, the masked stores) is most of such a call.
-// Measured through dgemm_ (small_gemm, 1 thread, 3 alternated runs, AVX-512 Zen 5 VM;
-// docs/perf/small.md): NN 1x1x1 26.7 -> 20.9 ns, 2x2x2 28.2 -> 25.2, TN 2x2x2 39 -> 25; at
-// 4x4x4 (64) the vector tile was as fast, so the loop stops at 8.
+// 8: the loop beat the vector tile at 1^3-2^3 and tied at 4^3 (docs/perf/blocking.md).
 constexpr index_t kScalarVolume = 8;
 
 // gemm_scalar(): C = alpha op(A) op(B) + beta C element by element (beta == 0: C not read).
@@ -45,8 +43,8 @@ template <class T>
 }
 
 // tiny_shortcut(): the common tiny calls, each one call past here: with blas::gemm inline in
-// dgemm_, skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops took dgemm_ NN
-// 4 x 4 x 4 from 34 to 26 ns and 8 x 8 x 8 from 44 to 37 (docs/gemm.md, "Tiny products").
+// dgemm_, skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops saves dgemm_
+// NN 4 x 4 x 4 and 8 x 8 x 8 7-8 ns of 26-44 (docs/gemm.md, "Tiny products").
 // False, having done nothing, for a product neither shortcut takes whole. `kernel_set()` gives
 // the KernelSet, asked for only past the scalar loop.
 template <class T, class KernelSetFn>

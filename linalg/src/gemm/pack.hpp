@@ -31,10 +31,9 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
     const index_t rest = count - full;
     // Each run is prefetched kAhead steps early. The runs lie a leading dimension apart, so
     // the hardware prefetcher sees each as a new stream of a few lines; packing 48 rows x 256
-    // columns of a panel at ld = 4096 stalled on every line (perf: 1.8 % of a 2-thread
-    // dpotrf n = 4096, most on the first load of each line). With it the team Cholesky's
-    // panel phase took ~4 % less (median of 5 alternated processes: 171 against 179 ms per 6
-    // calls; docs/cholesky.md says how the phase was timed).
+    // columns of a panel at ld = 4096 stalls on every line without it (perf: 1.8 % of a
+    // 2-thread dpotrf n = 4096, most on the first load of each line).
+    // kAhead: 4 steps ahead cut the team Cholesky's panel phase by ~4 % (docs/perf/blocking.md).
     constexpr index_t kAhead = 4;
     constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
     for (index_t p = 0; p < steps; ++p) {
@@ -46,10 +45,9 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
         __builtin_prefetch(ahead + count - 1);
       }
       for (index_t e0 = 0; e0 < full; e0 += W) {
-        // Copies of a constant size (32 bytes), which the compiler emits as vector moves: the
-        // element loop before stayed scalar, as GCC could not rule out that out and run
-        // overlap (docs/gemm.md, "Blocking": the packing of a tall A; 64-byte moves measured
-        // the same).
+        // Copies of a constant size (32 bytes), which the compiler emits as vector moves: an
+        // element loop stays scalar, as GCC cannot rule out that out and run overlap
+        // (docs/gemm.md, "Blocking": the packing of a tall A; 64-byte moves measured the same).
         constexpr int kPiece = 32 / static_cast<int>(sizeof(T));
         if constexpr (W % kPiece == 0) {
 #pragma GCC unroll 16
@@ -126,10 +124,8 @@ void pack_a_transposing(index_t mc, index_t kc, const T* a, index_t rs, index_t 
 // SYR2K's packing of their own rows) is packed at most this many panels at a time, each step
 // of a run writing one line to each. A panel is kc x NR values (16 KiB at kc = 256 double, 512
 // float), a multiple of 4 KiB, so the lines a step writes all fall in one L1 set: writing to
-// every panel of B at once (32 at n = 256) evicted them before the next step filled them.
-// 1-thread dsyr2k_, GF/s, all panels / 4 / 8 at a time (scripts/ab-runs 5, level3_calls,
-// AMD EPYC family 26): n = 256 68.3 / 79.6 / 80.8, 512 79.5 / 85.0 / 87.9, 1024 82.7 / 84.9 /
-// 86.4 (docs/gemm.md, "Packing order").
+// every panel of B at once (32 at n = 256) evicts them before the next step fills them.
+// 8: faster than 4 and than all at once on 1-thread dsyr2k_ (docs/perf/blocking.md).
 constexpr index_t kPanelsPerStep = 8;
 
 // pack_b_panels(): element (p, j) at b[p*rs + j*cs]; dst gets ceil(nc/NR) panels, each kc

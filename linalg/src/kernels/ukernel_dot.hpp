@@ -3,12 +3,12 @@
 // transposed A whose rows of op(A) are contiguous (a k x m column-major A) and a column-major B.
 //
 // With m and n small and k long (m = n = 16, k = 256: a Gram matrix, a block update of a
-// tall-skinny solver), copying op(A) to read it in place cost as much as the product: dgemm TN
-// 16x16x256 ran at 0.62x OpenBLAS (docs/perf/small.md). Here each MI x NJ block of C keeps one
+// tall-skinny solver), copying op(A) to read it in place costs as much as the product
+// (docs/gemm.md, "Dot products"). Here each MI x NJ block of C keeps one
 // vector accumulator per element, walks k a vector at a time (MI + NJ loads for MI x NJ
 // multiply-adds, the tail under a mask), and sums each accumulator's lanes at the end, kLanes
 // accumulators at a time into one vector of kLanes sums (a butterfly of shuffles and adds: per
-// accumulator under three operations, where summing each alone took eight for float, as many
+// accumulator under three operations, where summing each alone takes eight for float, as many
 // as its 16 multiply-adds at k = 256). The Ops type is the one of ukernel_simd.hpp, plus
 // lane_sums(x), whose lane l is the sum of x[l]'s lanes, mask_bits(bits) and
 // load_masked_into(v, p, mask) (v with the masked lanes read from p). MI divides
@@ -56,9 +56,9 @@ template <class Ops, int MI, int NJ>
       for (int i = 0; i < MI; ++i) acc[i][j] = Ops::fmadd(av[i], bv, acc[i][j]);
     }
   };
-  // The walk does not start at a line of op(A): a masked head up to the line ran dgemm TN
-  // 16x16x256 on operands 16 bytes past a line at 85 GF/s instead of 70, but made the order
-  // of the sums, and so the rounding, depend on where A lies (docs/gemm.md, "Dot products").
+  // The walk does not start at a line of op(A): a masked head up to the line would run operands
+  // 16 bytes past a line a fifth faster, but would make the order of the sums, and so the
+  // rounding, depend on where A lies (docs/gemm.md, "Dot products").
   index_t p = 0;
 #pragma GCC unroll 2
   for (; p + kL <= k; p += kL) {
@@ -87,7 +87,7 @@ template <class Ops, int MI, int NJ>
     // All of the group's columns are read before any is written: with ldc near m, column
     // jj + 1's span overlaps column jj's, and a read of a span just written under a mask
     // waits for that write to reach the cache (perf put a third of sgemm TN 16x16x256 on
-    // those reads; reordered, it ran at 164 GF/s instead of 133, docs/gemm.md).
+    // those reads; docs/gemm.md, "Dot products").
     const auto at = [&](int jj) {
       return c + i0 + (j0 + g * kColumnsPerGroup + jj) * ldc - jj * MI;
     };
@@ -107,9 +107,9 @@ template <class Ops, int MI, int NJ>
 
 // kDotChunkBytes: k is walked in chunks of this many bytes of each row, every block of C
 // summing one chunk before the next, so that a chunk of all of op(A)'s rows stays in L2 while
-// the blocks of B's columns stream it. Unchunked, a long k re-read op(A) from memory once per
-// 4 columns of C: dgemm TN 64x64x4096 ran at 0.70x the packed path, 0.86x in chunks (same-run
-// ratios; docs/gemm.md, "Dot products").
+// the blocks of B's columns stream it. Unchunked, a long k re-reads op(A) from memory once per
+// 4 columns of C: dgemm TN 64x64x4096 ran at 0.70x the packed path, 0.86x in chunks
+// (docs/gemm.md, "Dot products").
 inline constexpr index_t kDotChunkBytes = 4096;
 
 // simd_kernel_dot(): the MicroKernelDot entry (isa_dispatch.hpp).

@@ -48,7 +48,7 @@ struct RowsB {
 
 // The phases of simd_kernel_any_b(): mask the rows, prefetch C, accumulate, scale, store. Each
 // is forced inline so that the accumulator tile, passed by reference, stays in registers: the
-// k loop compiles to the same instructions as when it was written inline (objdump, GCC 12).
+// k loop compiles to the same instructions as one written inline (objdump, GCC 12).
 
 // AccTile: the MR x NR accumulator tile, MR/kLanes vectors per column.
 template <class Ops, int MR, int NR>
@@ -122,9 +122,9 @@ template <class Ops, int MR, int NR, bool kMasked, class BSource>
   bsrc.next();
 }
 
-// KLoop: how far accumulate() unrolls its k loop. by_four: four k steps per loop iteration; on
-// the Zen 3 VM the loop's own increments and branch held 1-thread dgemm 1024 at 29-30 GF/s,
-// unrolled 32-33 (docs/gemm.md, "Microkernels"). by_sixteen: sixteen, so that the tall
+// KLoop: how far accumulate() unrolls its k loop. by_four: four k steps per loop iteration; the
+// rolled loop's own increments and branch cost 1-thread dgemm 1024 about a tenth (AVX2;
+// docs/gemm.md, "Microkernels"). by_sixteen: sixteen, so that the tall
 // kernel's k of at most 16 (ukernel_tall.hpp) runs as one straight block with no loop branch.
 enum class KLoop { by_four, by_sixteen };
 
@@ -148,7 +148,7 @@ template <class Ops, int MR, int NR, bool kMasked, KLoop kLoop = KLoop::by_four,
 }
 
 // scale(): acc *= alpha, once here so the stores need no multiply (alpha == 1, the common
-// case, then costs nothing: on Zen 4 a multiply takes an FMA slot).
+// case, then costs nothing: a multiply takes an FMA slot).
 template <class Ops, int MR, int NR>
 [[gnu::always_inline]] inline void scale(AccTile<Ops, MR, NR>& acc, typename Ops::V va) {
 #pragma GCC unroll 64
@@ -184,12 +184,10 @@ template <class Ops, int MR, int NR>
 }
 
 // store_edge(): store_full() on the m x n corner of an edge tile, rows under masks (acc ends
-// holding the results). Every load
-// of C comes before the first store: when ldc is not a multiple of the vector, the masked-off
-// lanes of column j's last masked store lie in column j + 1, and a load of column j + 1 issued
-// after that store could not take its data from it and waited until it was written. On the
-// AVX-512 Zen 5 VM that wait was more than half of a 12 x 12 x 12 dgemm (perf: the stores
-// after those loads, 57 % of the kernel's samples).
+// holding the results). Every load of C comes before the first store: when ldc is not a
+// multiple of the vector, the masked-off lanes of column j's last masked store lie in column
+// j + 1, and a load of column j + 1 issued after that store cannot take its data from it and
+// waits until it is written: more than half of a 12 x 12 x 12 dgemm (docs/perf/blocking.md).
 template <class Ops, int MR, int NR>
 [[gnu::always_inline]] inline void store_edge(AccTile<Ops, MR, NR>& acc, index_t m, index_t n,
                                               typename Ops::T* c, index_t ldc, typename Ops::V va,
@@ -253,10 +251,8 @@ template <class Ops, int MR, int NR>
 // so that the C tile's column addresses are computed again for the stores. Otherwise GCC keeps
 // the ones prefetch_c() computed live through the k loop, in the registers of B's column
 // offsets (ColumnsB): those went to the stack, every broadcast waited on a reload, and the loop
-// counter lived in memory (objdump, GCC 12). Paired against the build before (small_gemm
-// --pairs 41, Zen 5 VM, 1 thread): dgemm NN 12^3 1.13, 16^3 1.10, NT 12^3 1.11, TN 8^3-16^3
-// 1.19-1.38; dgemm NN 2048 x 16 x 16 against OpenBLAS in five processes 0.90-1.01 (median
-// 0.996) where the build before read 0.91-0.94 (docs/gemm.md, "Small path").
+// counter lived in memory (objdump, GCC 12). Recomputed, dgemm NN and NT 12^3-16^3 run
+// 1.10-1.13x and TN 1.19-1.38x faster (docs/gemm.md, "Small path").
 template <class T>
 [[gnu::always_inline]] inline void recompute_c_addresses(T*& c, index_t& ldc) {
   asm("" : "+r"(c), "+r"(ldc));
@@ -278,8 +274,8 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   AccTile<Ops, MR, NR> acc;
   zero_tile<Ops, MR, NR>(acc);
   // Short loops (k <= 64) on small matrices, whose C is hot anyway, skip the prefetch: it would
-  // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %: 92.2 against 95.0
-  // GF/s, 5 alternated rounds, AVX-512 Zen 5 VM). A C of long columns (ldc > kColdCLd) is fetched
+  // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %; docs/gemm.md,
+  // "Blocking"). A C of long columns (ldc > kColdCLd) is fetched
   // whatever kc: PBLAS's rank-32 updates of a 4000 x 2000 C (pdgemm) stalled on its lines at every
   // tile's store.
   if (kc > 64 || ldc > kColdCLd) prefetch_c<Ops, MR, NR>(c, ldc);
@@ -315,7 +311,7 @@ void simd_kernel_rows(index_t m, index_t n, index_t kc, const typename Ops::T* a
 // simd_packed_strip(): the MicroKernel entry for a strip of any m rows of packed A (one
 // micro-panel of MR x kc after another) against one packed micro-panel of B: full tiles run
 // the tile body inline (flattened), a call per strip instead of per tile (at k = 16 a tile is
-// ~100 cycles of multiply-adds, and the call, masks and alpha/beta setup were a quarter of it).
+// ~100 cycles of multiply-adds, and the call, masks and alpha/beta setup are a quarter of it).
 // Packed B is one pointer, so the inlined tile keeps its registers, unlike the in-place tiles
 // below.
 template <class Ops, int MR, int NR>
@@ -336,12 +332,11 @@ template <class Ops, int MR, int NR>
 
 // simd_in_place_tile(): the no-packing tile, A column-major in place (a_step = lda), n == NR
 // columns of B read in place through BForm. Out of line: inlined into the strip, the tile's
-// eight column pointers of B no longer fitted in the registers the strip's loop left free, and
-// GCC parked them in vector registers, so each broadcast first waited for its pointer to come
-// back (dgemm 16 x 16 x 16: 56.7 GF/s inlined, 69.0 out of line; docs/gemm.md, "Small path").
-// With C's addresses recomputed after the k loop (recompute_c_addresses()) the inlined tile keeps
-// its registers, and still ran dgemm NN 2048 x 16 x 16 at 0.89x and NT at 0.97x (small_gemm
-// --pairs 21, paired against the build before; docs/gemm.md, "Small path").
+// eight column pointers of B did not fit in the registers the strip's loop left free, and GCC
+// parked them in vector registers, so each broadcast first waited for its pointer to come back
+// (dgemm 16 x 16 x 16 ran 1.2x faster out of line). With C's addresses recomputed after the k
+// loop (recompute_c_addresses()) the inlined tile keeps its registers, and still runs dgemm NN
+// 2048 x 16 x 16 at 0.89x and NT at 0.97x the out-of-line one (docs/gemm.md, "Small path").
 template <class Ops, int MR, int NR, template <class, int> class BForm>
 [[gnu::noinline]] void simd_in_place_tile(index_t m, index_t kc, const typename Ops::T* a,
                                           index_t lda, const typename Ops::T* b, index_t ldb,
@@ -382,11 +377,9 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // one, float 64 on the 48-row one) runs as two tiles of four vectors by NR / 2 columns: as
   // many accumulators as one full tile, with four loads of A and NR / 2 broadcasts per NR * 2
   // multiply-adds, where the two-vector tiles it replaces (16 + 16 rows by NR) loaded two and
-  // broadcast NR per 2 * NR. Paired against the build before (small_gemm --pairs 41, Intel
-  // AVX-512 VM, 1 thread): dgemm NN 32 x 32 x 32 1.12, 32 x 8 x 32 1.10, 32 x 32 x 64 1.11, NT
-  // 1.05-1.09; sgemm 64 x 64 x 64 NN 1.09, NT 1.05. Partial vectors (m = 25-31, 49-63) measured
-  // 0.90-1.05 this way (masked loads in every step) and keep the split below (docs/gemm.md,
-  // "Small path").
+  // broadcast NR per 2 * NR: dgemm at m = 32 runs 1.05-1.12x and sgemm 64 x 64 x 64 1.05-1.09x
+  // the split. Partial vectors (m = 25-31, 49-63) read 0.90-1.05x this way (masked loads in
+  // every step) and keep the split below (docs/gemm.md, "Small path").
   if constexpr (MR == 3 * kL && NR % 2 == 0) {
     if (m == MR + kL) {
       const BForm<typename Ops::T, NR> columns{b, ldb};
@@ -398,8 +391,8 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   }
   // A remainder of one vector's rows or fewer after a full tile (double m = 25-31: 24 + 1-7)
   // is run as two tiles of at least two vectors instead (16 + 9-15): a one-vector tile has NR
-  // accumulators, one FMA chain each, and waits on their latency (dgemm NN 32 x 32 x 32, before
-  // the four-vector tiles above: 90.3 -> 92.8 GF/s; docs/gemm.md, "Small path").
+  // accumulators, one FMA chain each, and waits on their latency (split, dgemm and sgemm NN
+  // 56 x 56 x 56 run 1-2 % faster; docs/gemm.md, "Small path").
   index_t full_end = m / MR * MR;
   if constexpr (MR > 2 * kL) {
     if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;
@@ -471,8 +464,8 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
 // runs for it, at entry (m - 1) * NR + n - 1: the narrowest tile of whole vectors that holds
 // m rows, n columns wide (the same tile, so the same sums). Called straight from the tiny path,
 // it saves the in-place kernel's and the strip's calls, each passing ten arguments and saving
-// six registers: one-tile products ran 1.06-1.25x faster without them (paired; docs/gemm.md,
-// "Tiny products").
+// six registers: one-tile products run 1.06-1.25x faster without them (docs/gemm.md, "Tiny
+// products").
 template <class Ops, int NR, template <class, int> class BForm, int... kEntry>
 constexpr auto one_tile_table(std::integer_sequence<int, kEntry...> /*entries*/) {
   constexpr int kL = Ops::kLanes;

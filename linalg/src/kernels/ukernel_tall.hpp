@@ -13,7 +13,7 @@
 // - the k loop runs as one straight block of up to 16 steps (KLoop::by_sixteen);
 // - a block of kTallBlockTiles tiles' rows of A is run against every strip before the next
 //   block, so a long A is read from L2 by all the strips.
-// Measured on the AVX-512 Zen 5 VM: docs/gemm.md, "Tall kernel".
+// The measurements: docs/gemm.md, "Tall kernel".
 #pragma once
 
 #include <algorithm>

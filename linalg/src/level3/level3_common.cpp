@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// chol_common.cpp: argument checks, scratch memory, leaf-kernel dispatch and the balanced
+// level3_common.cpp: argument checks, scratch memory, leaf-kernel dispatch and the balanced
 // column split shared by TRSM, SYRK, POTRF and POTRS.
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "isa_dispatch.hpp"
 #include "unit_workspace.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 
 void fail_shape(const char* routine, const std::string& argument, const std::string& what) {
   throw InvalidArgument(routine, argument, what);
@@ -75,15 +75,7 @@ void check_diag(const char* routine, Diag diag) {
 
 template <class T>
 const LeafKernels<T>& leaf_kernels() {
-  switch (detail::active_table().isa) {
-    case detail::Isa::avx512:
-      return leaf_kernels_avx512<T>();
-    case detail::Isa::avx2:
-      return leaf_kernels_avx2<T>();
-    case detail::Isa::ref:
-      break;
-  }
-  return leaf_kernels_portable<T>();
+  return *detail::kernels<T>().leaves;
 }
 template const LeafKernels<double>& leaf_kernels<double>();
 template const LeafKernels<float>& leaf_kernels<float>();
@@ -153,4 +145,4 @@ void scale_lower(MatrixView<T> c, T beta) {
 template void scale_lower<double>(MatrixView<double>, double);
 template void scale_lower<float>(MatrixView<float>, float);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// chol_internal.hpp: the pieces TRSM, SYRK, POTRF and POTRS share (library-private).
+// level3_internal.hpp: the pieces TRSM, SYRK, POTRF and POTRS share (library-private).
 //
 // All four routines reduce their cases to a few canonical ones through view identities
 // (an upper triangle is the lower triangle of the transposed view; a right-side solve is a
 // left-side solve of the transposed system), then run blocked/recursive algorithms whose
 // bulk flops go to gemm. The small kernels at the leaves (unblocked Cholesky, small
-// triangular solves) are compiled once per ISA (chol_leaf_*.cpp) and chosen at run time.
+// triangular solves) are compiled once per ISA (kernels/<isa>/chol_leaf_<isa>.cpp) and
+// chosen at run time.
 // Everything here is reentrant and may run on several threads at once; the only global
 // mutable state is the bench/test hooks below (block size, lookahead), set between calls.
 #pragma once
@@ -16,7 +17,7 @@
 
 #include "teamla/linalg/blas3.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 
 // ---- argument checks (each throws InvalidArgument naming routine and argument) ----------
 void check_view(const char* routine, const char* name, index_t rows, index_t cols, index_t ld,
@@ -36,7 +37,7 @@ void check_diag(const char* routine, Diag diag);
 // (0 or the 1-based column of the first pivot that is not > 0, NaN included).
 inline constexpr index_t kLeafSolve = 32;
 // potf2_lower() factors leaves of exactly 32 or kRegLeafLarge columns in registers
-// (chol_leaf_regs.inc); the recursive tile factorization stops at either size.
+// (kernels/chol_leaf.hpp: RegLeaf); the recursive tile factorization stops at either size.
 inline constexpr index_t kRegLeafLarge = 64;
 
 template <class T>
@@ -50,16 +51,10 @@ struct LeafKernels {
 };
 
 // leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,
-// cpuid, or a test's detail::force_isa()), so one switch selects every kernel of a call.
+// cpuid, or a test's detail::force_isa()): its table holds them beside its gemm kernels.
 template <class T>
 const LeafKernels<T>& leaf_kernels();
 
-template <class T>
-const LeafKernels<T>& leaf_kernels_portable();
-template <class T>
-const LeafKernels<T>& leaf_kernels_avx2();
-template <class T>
-const LeafKernels<T>& leaf_kernels_avx512();
 
 // ---- serial building blocks (the canonical cases) ----------------------------------------
 // trsm_left_serial(): B = inv(A) * B with A square, no transpose, `lower` or upper; any
@@ -150,4 +145,4 @@ T* scratch(std::size_t count);
 template <class T>
 T* try_scratch(std::size_t count) noexcept;
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

@@ -23,7 +23,7 @@
 #include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 namespace {
 
 // kDiagonalBlock: the block size of the fallback, whose diagonal block is on the stack.
@@ -35,9 +35,9 @@ constexpr index_t kExpandTile = 32;
 
 // kWideExpandOrder: from this order on the copy (made for a right-side product, or at
 // order small_n) runs on the team, in claimed blocks of kExpandTile columns. At m = 256 it
-// moves 512 KiB of doubles (tens of us on any machine measured), against a section cost of
-// 0.3-1.3 us at width 2 and 5.5 us at width 16 (docs/team.md); copied by one thread it held
-// 2-thread dsymm_ 512 at 94.6 GF/s against 111.4 on the team (docs/level3.md).
+// moves 512 KiB of doubles (tens of us), against a section cost of a few us (docs/team.md).
+// 256: a copy by one thread held 2-thread dsymm_ 512 a sixth below the copy on the team
+// (docs/perf/blocking.md).
 constexpr index_t kWideExpandOrder = 256;
 
 // copy_run(): dst[0..count) = src[0], src[step], ... (a copy when step is 1).
@@ -126,12 +126,12 @@ template <class T>
 }
 
 }  // namespace
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
           MatrixView<T> c, Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "symm";
   check_side(routine, side);
   check_uplo(routine, uplo);
@@ -164,11 +164,9 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   }
   // From the ISA's small_n on, with a column-major C, gemm packs S straight from its stored
   // triangle and no copy is made: at 512 the copy and its section took 8-10 % of a 2-thread
-  // dsymm_; at small_n itself (256 on AVX-512), where the dense copy's in-place paths had run
-  // 2-thread dsymm_ 14 % faster on a Zen 5 VM, the packed triangle, one section where the
-  // copy needs two, ran 2-thread dsymm_ 1.13-1.24x and ssymm_ 0.85-1.20x (3 of 4 runs over
-  // 1.1) on an Intel VM at 2-18 % steal, and level at 1 thread (docs/level3.md). Below it
-  // the copy is a few microseconds.
+  // dsymm_. At small_n itself the packed triangle runs one section where the copy needs two,
+  // and a section is where foreign load costs a wide call; the two machines measured disagreed
+  // there (docs/level3.md, "SYMM"). Below it the copy is a few microseconds.
   if (order >= detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
     const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
     detail::gemm_strided(c.rows, c.cols, order, alpha, s, detail::strided_op(b, Op::none), beta,

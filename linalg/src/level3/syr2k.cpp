@@ -15,13 +15,12 @@
 #include "unit_workspace.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 namespace {
 
 // kRangesPerParticipant: column ranges per participant of a claimed syr2k section. Half of
-// syrk's: every range packs the rows of A and B below it again, once per product. Alternated A/B
-// through dsyr2k_ on 2 threads (docs/level3.md): 2 ranges ran 1.10-1.11x 4 ranges at n = 512
-// and 1024, 0.94-0.98x at 256.
+// syrk's: every range packs the rows of A and B below it again, once per product.
+// 2: faster than 4 at n = 512-1024 on 2 threads, a little slower at 256 (docs/perf/blocking.md).
 constexpr std::size_t kRangesPerParticipant = 2;
 
 template <class T>
@@ -67,12 +66,12 @@ void check_operand(const char* name, MatrixView<const T> op, index_t n, index_t 
 }
 
 }  // namespace
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
            MatrixView<T> c, Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "syr2k";
   check_uplo(routine, uplo);
   check_op(routine, "op", op);

@@ -14,7 +14,7 @@
 #include "unit_workspace.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 
 // kRangesPerParticipant: column ranges per participant of a claimed syrk section.
 constexpr std::size_t kRangesPerParticipant = 4;
@@ -56,11 +56,11 @@ template std::size_t syrk_lower_parallel<double>(double, MatrixView<const double
 template std::size_t syrk_lower_parallel<float>(float, MatrixView<const float>, float,
                                                 MatrixView<float>, Exec&);
 
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "syrk";
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a);

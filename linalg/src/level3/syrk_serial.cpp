@@ -24,7 +24,7 @@
 #include "teamla/team/shortfall.hpp"
 #include "unit_workspace.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 namespace {
 
 using detail::KernelSet;
@@ -184,4 +184,4 @@ template void syr2k_lower_cols<double>(double, MatrixView<const double>, MatrixV
 template void syr2k_lower_cols<float>(float, MatrixView<const float>, MatrixView<const float>,
                                       float, MatrixView<float>, index_t, index_t);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

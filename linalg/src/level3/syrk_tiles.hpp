@@ -12,7 +12,7 @@
 
 #include "isa_dispatch.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 
 enum class TileKind : unsigned char { outside, inside, crossed };
 
@@ -61,4 +61,4 @@ void triangle_tile(const detail::KernelFns<T>& f, bool lower, index_t i0, index_
   }
 }
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

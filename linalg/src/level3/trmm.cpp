@@ -22,7 +22,7 @@
 #include "unit_workspace.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 namespace {
 
 // The split point of a recursive step: near the middle, on a multiple of 16 so that gemm's
@@ -35,8 +35,7 @@ index_t split_rows(index_t m) {
 // kSlicesPerParticipant: column slices per participant of a claimed trmm section. One, as in
 // trsm: every slice packs the blocks of A again, and a slice must stay wide enough for its
 // panels to run at gemm's rate. A late participant's slice is still claimed by the other.
-// Alternated A/B through dtrmm_ on 2 threads, with the recursion (docs/level3.md): one slice
-// ran 1.01-1.09x two at n = 256, 1.13-1.27x at 512, 0.98-0.99x at 1024; four ran 0.83-1.05x two.
+// 1: faster than 2 and 4 at n = 256-512 on 2 threads, level at 1024 (docs/perf/blocking.md).
 constexpr std::size_t kSlicesPerParticipant = 1;
 // kMinSliceCols: the narrowest slice worth its own pass over A.
 constexpr index_t kMinSliceCols = 64;
@@ -124,12 +123,12 @@ void trmm_left_parallel(bool lower, bool unit, T alpha, MatrixView<const T> a, M
 }
 
 }  // namespace
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 void trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
           Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "trmm";
   check_side(routine, side);
   check_uplo(routine, uplo);

@@ -11,8 +11,8 @@
 // from panel K after their own diagonal block ran), top-down for an upper one. A on the right
 // mirrors it with the triangle as gemm's B (pack_triangle_columns), panels of B's columns
 // left to right for a lower A. B is packed once in all, as in a gemm of the same shape, where
-// the recursion of trmm.cpp packed it once per level and once more in its leaves (pack_b was
-// 7 % of strmm_ 1024; docs/level3.md, "TRMM").
+// the recursion of trmm.cpp packs it once per level and once more in its leaves (pack_b there
+// takes 7 % of strmm_ 1024; docs/level3.md, "TRMM").
 #include <algorithm>
 
 #include "gemm/gemm_internal.hpp"
@@ -21,7 +21,7 @@
 #include "level3/trmm_internal.hpp"
 #include "unit_workspace.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 
 namespace {
 
@@ -208,4 +208,4 @@ template bool trmm_right_blocked<double>(bool, bool, double, MatrixView<const do
 template bool trmm_right_blocked<float>(bool, bool, float, MatrixView<const float>,
                                         MatrixView<float>);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

@@ -6,7 +6,7 @@
 #include "isa_dispatch.hpp"
 #include "teamla/linalg/matrix_view.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 
 // kTrmmLeaf: the largest diagonal block the recursion hands to trmm_leaf() when the leaf's
 // buffers come from the workspace. A leaf runs at the microkernel's rate on the triangle's own
@@ -82,4 +82,4 @@ template <class T>
 void trmm_leaf(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b,
                const TrmmLeafBuffers<T>& buffers);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

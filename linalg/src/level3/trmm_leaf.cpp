@@ -19,7 +19,7 @@
 #include "level3/trmm_internal.hpp"
 #include "unit_workspace.hpp"
 
-namespace teamla::linalg::chol_detail {
+namespace teamla::linalg::level3_detail {
 namespace {
 
 // kChunkCols: columns of B packed at once (rounded to NR).
@@ -52,8 +52,8 @@ inline StripRange strip_range(bool lower, index_t m, index_t i0, index_t i1) {
 
 // StripWalk: the strips of rows [r0, r1) in order, on the shifted grid (strip_grid_shift()),
 // each packed panel (k1 - k0 steps of MR values) right after the one before. Advanced by adds
-// only: the divisions of a closed form per strip and B micro-panel were most of the 2 % that
-// multiply_triangle_rows() itself took of strmm_ 256 (perf; docs/level3.md, "TRMM").
+// only: the divisions of a closed form per strip and B micro-panel made most of the 2 % that
+// multiply_triangle_rows() itself takes of strmm_ 256 (perf; docs/level3.md, "TRMM").
 struct StripWalk {
   index_t i0, i1;     // the strip's rows
   index_t r1, mr;     // the rows walked, and the grid's unit
@@ -245,4 +245,4 @@ template void trmm_leaf<double>(bool, bool, double, MatrixView<const double>, Ma
 template void trmm_leaf<float>(bool, bool, float, MatrixView<const float>, MatrixView<float>,
                                const TrmmLeafBuffers<float>&);
 
-}  // namespace teamla::linalg::chol_detail
+}  // namespace teamla::linalg::level3_detail

@@ -17,7 +17,7 @@
 #include "unit_workspace.hpp"
 
 namespace teamla::linalg {
-namespace chol_detail {
+namespace level3_detail {
 namespace {
 
 // The split point of a recursive step: near the middle, on a multiple of 16 so that gemm's
@@ -73,14 +73,12 @@ template void trsm_left_serial<float>(bool, bool, MatrixView<const float>, Matri
 
 // kSlicesPerParticipant: column slices per participant of a claimed trsm section. One: each
 // slice runs the whole recursion, whose gemm calls pack (or re-read in place) the blocks of A
-// again, so narrow slices cost a pass over A for few columns. Four per participant (64-column
-// slices at 512 right-hand sides) ran 2-thread strsm 256 x 512 at 52 GF/s, below its 1-thread
-// 72; one ran 118-122 (docs/cholesky.md, "TRSM"). A late participant's slice is still claimed
-// by the other.
+// again, so narrow slices cost a pass over A for few columns. A late participant's slice is
+// still claimed by the other.
+// 1: four held 2-thread strsm below its 1-thread rate; one ran 2.3x four (docs/perf/blocking.md).
 constexpr std::size_t kSlicesPerParticipant = 1;
-// kMinSliceCols: the narrowest slice worth its own pass over A: 32 (two slices at 64
-// right-hand sides) kept 2-thread strsm 256 x 64 at 41 GF/s, where one 64-column slice ran it
-// at the 1-thread 25.
+// kMinSliceCols: the narrowest slice worth its own pass over A.
+// 32: two slices at 64 right-hand sides ran 2-thread strsm 1.6x one (docs/perf/blocking.md).
 constexpr index_t kMinSliceCols = 32;
 
 // trsm_left_parallel(): the canonical solve with its right-hand sides split over a section
@@ -131,12 +129,12 @@ template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const dou
 template std::size_t trsm_left_parallel<float>(bool, bool, MatrixView<const float>,
                                                MatrixView<float>, Exec&);
 
-}  // namespace chol_detail
+}  // namespace level3_detail
 
 template <class T>
 void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
           Exec& exec) {
-  using namespace chol_detail;
+  using namespace level3_detail;
   const char* routine = "trsm";
   check_side(routine, side);
   check_uplo(routine, uplo);

@@ -17,22 +17,18 @@
 namespace teamla::linalg {
 namespace {
 
-// Section dispatch+join cost at width 2, in ns, per kind. Measured on the reference machine
-// (AMD EPYC VM, Zen 4 class, 2 vCPUs) with benches/gemm_dispatch_cost (empty sections on a
-// held team, 400 samples; docs/gemm.md has the table):
-//   hot: p50 0.14 us back to back, 11.9 us at width 3 (oversubscribed); the table keeps
-//        3.1 us, libgomp's measured region cost, as a safe upper bound of a quiet p50.
-//   after_gap: p50 1.7 us after a 1 ms gap (p90 16 ms under load); 20 us kept, the cost of a
-//        member that has left its spin for a short sleep.
-//   parked: p50 75 us quiet (docs/team.md: 69-74 us to a parked member at the default
-//        after-wake spin; MEASURING.md: futex wake ~66 us); 66 us kept.
-// The heavy tails under foreign load are handled by the observed penalty below, not here.
+// Section dispatch+join cost at width 2, in ns, per kind: the fallback table of width.hpp,
+// chosen from empty sections on a held team (benches/gemm_dispatch_cost):
+//   hot: above the measured p50, libgomp's region cost as a safe upper bound of a quiet one;
+//   after_gap: the cost of a member that has left its spin for a short sleep;
+//   parked: a futex wake of a parked member.
+// The figures: docs/perf/blocking.md. The heavy tails under foreign load are handled by the
+// observed penalty below, not here.
 constexpr double kHotNs = 3100;
 constexpr double kAfterGapNs = 20000;
 constexpr double kParkedNs = 66000;
 // Each member beyond the first adds one wake and one join arrival; taken as a third of the
-// width-2 cost. An estimate, not a measurement: widths > 2 cannot be measured here without
-// oversubscribing the 2 CPUs (a 16-core device run was planned but not lent).
+// width-2 cost. An estimate, not a measurement (docs/perf/blocking.md).
 constexpr double kPerExtraMemberFraction = 1.0 / 3.0;
 
 double base_cost(DispatchKind kind) {
@@ -96,32 +92,33 @@ constexpr std::uint32_t kNoStallYet = ~std::uint32_t{0};
 std::atomic<std::uint32_t> g_sections_since_stall{kNoStallYet};
 // kLossesToPenalise: the penalty applies only while at least 2 of the last 4 wide sections
 // lost. A single outlier (a fresh pool's first wake, one unlucky preemption) must not keep
-// every later call inline: in the gemm bench (one short process per shape) it did, and 2
-// threads stayed at width 1 up to n = 384.
+// every later call inline: in the gemm bench (one short process per shape) a single outlier
+// kept 2 threads at width 1 up to n = 384.
 constexpr int kLossesToPenalise = 2;
 constexpr std::uint32_t kLossWindow = 0xF;
 // kStallFactor: a wide region that waited for its members twice its inline time (so took 3x
-// it) lost a scheduler slice to foreign load. Under `foreign_load --load 2:10` 1.6-2 % of
-// 2-thread dgemm 128 calls took ~1 ms against ~90 us (scripts/bench-calls,
-// docs/perf/calls.md); each such stall now keeps the following small regions inline while the
-// penalty decays (half-life 20 ms).
+// it) lost a scheduler slice to foreign load: under `foreign_load --load 2:10` 1.6-2 % of
+// 2-thread dgemm 128 calls take ~10x their time (docs/perf/calls.md). Each such stall keeps the
+// following small regions inline while the penalty decays (half-life 20 ms).
 constexpr double kStallFactor = 3.0;
 // kSliceLossNs: and a stall waited at least this long: a member that lost its CPU to another
-// runnable task is gone for a scheduler slice (Linux's base slice is 0.75 ms). Measured on the
-// 2-vCPU AMD EPYC (Zen 5) VM, dgemm 128 (docs/gemm.md, "What a wide region is charged for"):
-// under --load 2:10 the leader waited 0.9-8 ms in every stall; quiet, the VM's own hiccups
-// made it wait at most 0.31 ms, and before this floor each one kept calls inline for ~50 ms.
+// runnable task is gone for a scheduler slice (Linux's base slice is 0.75 ms), while a quiet
+// machine's own pauses make the leader wait a few tenths of a millisecond at most.
+// 0.5 ms: below every stall under foreign load and above every quiet pause measured
+// (docs/perf/blocking.md; docs/gemm.md, "What a wide region is charged for").
 constexpr double kSliceLossNs = 500e3;
 // kStallWeight: a stall moves the penalty half way to its excess (a 1 ms stall keeps a 0.1 ms
-// region inline for ~60 ms); the same run with 1/8 left the per-call p99 at 3.1x.
+// region inline for ~60 ms).
+// 0.5: with 1/8 the per-call p99 under foreign load stayed at 3.1x (docs/perf/blocking.md).
 constexpr double kStallWeight = 0.5;
 // kStallRecurSections: a stall is evidence on its own only when it comes within this many wide
 // sections of the one before: stalls in more than 0.5 % of sections reach a p99, which staying
 // inline protects, and under foreign load they come every few dozen sections. A rarer stall,
-// the process's first included, is a loss like any other: a quiet VM's own services take a
-// member's CPU for a few ms now and then, thousands of sections apart, and taken alone each kept
-// a class decided wide inline for ~100 ms, so that fresh processes ran one call at different
-// widths (docs/gemm.md, "What a wide region is charged for"; docs/perf/stability.md).
+// the process's first included, is a loss like any other: a quiet machine's own services take
+// a member's CPU for a few ms now and then, thousands of sections apart, and taken alone each
+// would keep a class decided wide inline for ~100 ms, so that fresh processes would run one
+// call at different widths (docs/gemm.md, "What a wide region is charged for";
+// docs/perf/stability.md).
 constexpr std::uint32_t kStallRecurSections = 200;
 
 double decayed(double value, std::uint64_t stamp, std::uint64_t now) {

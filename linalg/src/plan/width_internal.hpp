@@ -12,7 +12,7 @@ struct Exec;
 namespace teamla::linalg::detail {
 
 // kFallbackSectionNs: the section cost when nothing measured may enter (observation off, the
-// tests' deterministic widths): libgomp's region cost on 2 CPUs (MEASURING.md).
+// tests' deterministic widths): libgomp's region cost on 2 CPUs (docs/perf/blocking.md).
 inline constexpr double kFallbackSectionNs = 3100;
 
 // choose_with_cost(): the rule of width.hpp with a width-2 section cost of `base_cost_ns`

@@ -305,65 +305,57 @@ double inline_floor_flops(std::size_t scalar_bytes) {
   return g_inline_floor[scalar_bytes == 8 ? 0 : 1].load(std::memory_order_relaxed);
 }
 
-RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec) {
-  RegionPlan plan;
-  plan.flops = flops;
-  if (exec.team == nullptr) return plan;
-  const unsigned scalar = scalar_bytes == 8 ? 0U : 1U;
-  // One look-up of the thread-local floor (in a shared library each is a call).
-  TinyFloor& floor = t_floor;
-  if (exec.team == floor.team && exec.max_width == 0 && flops < floor.flops[scalar]) {
-    return plan;  // the tiny-call path
+namespace {
+
+// The section cost at width 2, the model's base (width.cpp adds a third of it per further
+// member), from the team's cost measured at `cap`. With observation off (tests on a loaded
+// machine) nothing measured enters: the fallback.
+struct SectionCost {
+  double measured_ns = 0;  // at the cap; 0: not measured
+  double base_ns = detail::kFallbackSectionNs;
+  bool known = false;  // measured with every member present, not provisional
+};
+
+SectionCost section_cost(std::size_t cap, Exec& exec) {
+  SectionCost cost;
+  cost.measured_ns = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
+  if (cost.measured_ns > 0) {
+    cost.base_ns = cap == 2 ? cost.measured_ns
+                            : cost.measured_ns / (1.0 + static_cast<double>(cap - 2) / 3.0);
   }
-  const std::size_t cap = detail::region_cap(exec);
-  exec.stats.width_cap = cap;
-  const double model_serial = serial_estimate_ns(flops, gemm_serial_gflops(scalar_bytes));
-  plan.must_beat_ns = model_serial;
-  if (cap <= 1) return plan;
-  // The team's section cost, measured at the cap (an atomic load once measured); the model's
-  // base is the width-2 cost (width.cpp adds a third of it per further member).
-  // With observation off (tests on a loaded machine) nothing measured enters: the fallback.
-  const double cost = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
-  exec.stats.section_cost_ns = cost;
-  double base = detail::kFallbackSectionNs;
-  if (cost > 0) base = cap == 2 ? cost : cost / (1.0 + static_cast<double>(cap - 2) / 3.0);
-  // A region too small for any section to pay runs inline before anything else is read (the
-  // small-call path: no cell, no clock).
-  // A provisional cost (no member came to the measurement) is measured again soon: the tiny
-  // path must not keep it, or every later small region would stay inline for good.
-  const bool cost_known = cost > 0 && exec.team->section_cost_measured(cap);
-  const double floor_flops = kLearnFloorCosts * base * gemm_serial_gflops(scalar_bytes);
+  // A provisional cost (no member came to the measurement) is measured again soon.
+  cost.known = cost.measured_ns > 0 && exec.team->section_cost_measured(cap);
+  return cost;
+}
+
+// Publishes the floor below which no section can pay: the calling thread's (the tiny-call
+// path of plan_region()) and the process's (inline_floor_flops()). The tiny path must not keep
+// a provisional cost, or every later small region would stay inline for good; only a measured
+// cost is published process-wide, since the fallback is another machine's.
+void publish_floors(unsigned scalar, std::size_t scalar_bytes, const SectionCost& cost,
+                    const Exec& exec) {
+  const double floor_flops = kLearnFloorCosts * cost.base_ns * gemm_serial_gflops(scalar_bytes);
   if (exec.max_width == 0) {
+    TinyFloor& floor = t_floor;
     if (floor.team != exec.team) floor = TinyFloor{exec.team, {0, 0}};  // nothing stale
-    floor.flops[scalar] = cost <= 0 || cost_known ? floor_flops : 0.0;
+    floor.flops[scalar] = cost.measured_ns <= 0 || cost.known ? floor_flops : 0.0;
   }
-  // Only a measured cost is published: the fallback cost is another machine's. Stored only when
-  // it changed, so that threads planning at once do not pass the line between them each region.
-  const double published = cost_known ? floor_flops : 0.0;
+  // Stored only when it changed, so that threads planning at once do not pass the line
+  // between them each region.
+  const double published = cost.known ? floor_flops : 0.0;
   if (g_inline_floor[scalar].load(std::memory_order_relaxed) != published) {
     g_inline_floor[scalar].store(published, std::memory_order_relaxed);
   }
-  if (model_serial < kLearnFloorCosts * base) return plan;
-  // The legacy arm reproduces threadteam 0.1.3, which had no observed penalty and calibrated
-  // nothing: the model alone, so the A/B against it differs in the waits only.
-  const bool legacy = exec.team->pool().policy() == team::WaitPolicy::legacy;
-  const double penalty = legacy ? 0.0 : observed_section_penalty_ns();
-  plan.cell = cell_index(kind, scalar_bytes, flops);
-  const std::size_t model_width = detail::choose_with_cost(model_serial, 1, cap, base, penalty);
-  if (legacy || !detail::section_observation() || model_serial > kLearnCeilingNs) {
-    plan.width = model_width;
-    if (plan.width > 1) note_wide_plan(plan);
-    // The model's choice stands (the legacy arm keeps every region on the planner, as
-    // threadteam 0.1.3 did).
-    publish_inline(plan.cell, !legacy && model_width == 1);
-    return plan;
-  }
-  // The close calls: the class's calibrated decision.
+}
+
+// The calibrated decision of a close call's class, its calibration regions included.
+void plan_calibrated(double model_serial, double base_ns, double penalty, std::size_t cap,
+                     Exec& exec, RegionPlan& plan) {
   load_cache_once();
   Cell& cell = g_cells[plan.cell];
   ++exec.stats.learned_regions;
   const std::size_t wide_width = std::min(
-      cap, std::max<std::size_t>(2, detail::choose_with_cost(model_serial, 1, cap, base, 0.0)));
+      cap, std::max<std::size_t>(2, detail::choose_with_cost(model_serial, 1, cap, base_ns, 0.0)));
   std::uint32_t decision = cell.decision.load(std::memory_order_relaxed);
   if (decision != kUndecided && cell.wide_width.load(std::memory_order_relaxed) != wide_width) {
     // Decided at another width (a changed cap): calibrate again at this one.
@@ -380,8 +372,7 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
     if (region < kCalibrationRegions) {
       plan_calibration(region, wide_width, exec, plan);
       publish_inline(plan.cell, false);
-      if (plan.width > 1) note_wide_plan(plan);
-      return plan;
+      return;
     }
     decide(plan.cell, cell);  // a sample lost to a race: decide on what came
     decision = cell.decision.load(std::memory_order_relaxed);
@@ -390,17 +381,53 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
                  g_recheck_ns.load(std::memory_order_relaxed)) {
     start_calibration(cell);  // the check: the next regions calibrate again
   }
-  const double serial_ns = static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * flops;
+  const double serial_ns = static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * plan.flops;
   plan.must_beat_ns = serial_ns > 0 ? serial_ns : model_serial;
   if (decision == kWide) {
     // The decision stands, but under foreign load the observed penalty can make the wide arm
     // lose for now.
-    const double wide_ns = static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * flops;
+    const double wide_ns = static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * plan.flops;
     plan.width = penalty > 0 && wide_ns + penalty >= plan.must_beat_ns ? 1 : wide_width;
   }
-  if (plan.width > 1) note_wide_plan(plan);
   publish_inline(plan.cell,
                  decision == kInline && !cell.calibrating.load(std::memory_order_relaxed));
+}
+
+}  // namespace
+
+RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, Exec& exec) {
+  RegionPlan plan;
+  plan.flops = flops;
+  if (exec.team == nullptr) return plan;
+  const unsigned scalar = scalar_bytes == 8 ? 0U : 1U;
+  // One look-up of the thread-local floor (in a shared library each is a call).
+  const TinyFloor& floor = t_floor;
+  if (exec.team == floor.team && exec.max_width == 0 && flops < floor.flops[scalar]) {
+    return plan;  // the tiny-call path
+  }
+  const std::size_t cap = detail::region_cap(exec);
+  exec.stats.width_cap = cap;
+  const double model_serial = serial_estimate_ns(flops, gemm_serial_gflops(scalar_bytes));
+  plan.must_beat_ns = model_serial;
+  if (cap <= 1) return plan;
+  const SectionCost cost = section_cost(cap, exec);
+  exec.stats.section_cost_ns = cost.measured_ns;
+  publish_floors(scalar, scalar_bytes, cost, exec);
+  // A region too small for any section to pay runs inline before anything else is read (the
+  // small-call path: no cell, no clock).
+  if (model_serial < kLearnFloorCosts * cost.base_ns) return plan;
+  const bool observed = exec.width_rule == WidthRule::observed;
+  const double penalty = observed ? observed_section_penalty_ns() : 0.0;
+  plan.cell = cell_index(kind, scalar_bytes, flops);
+  if (!observed || !detail::section_observation() || model_serial > kLearnCeilingNs) {
+    // The model's choice stands. Under WidthRule::model every region stays on the model, and
+    // no class is published as inline.
+    plan.width = detail::choose_with_cost(model_serial, 1, cap, cost.base_ns, penalty);
+    publish_inline(plan.cell, observed && plan.width == 1);
+  } else {
+    plan_calibrated(model_serial, cost.base_ns, penalty, cap, exec, plan);
+  }
+  if (plan.width > 1) note_wide_plan(plan);
   return plan;
 }
 

@@ -21,13 +21,12 @@ void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixV
           T beta, const MatrixView<T>& c, Exec& exec);
 
 // Tiny products. A gemm of at most kTinyGemmVolume multiply-adds (m * n * k) runs on the
-// calling thread whatever the Exec: at n = 16-32 (32^3 is about 2 us of work) a 2-thread
-// process ran at 0.85-0.94x a 1-thread one even with every region inline
-// (docs/perf/gemm-widths.md, before this path), so no section can pay there. gemm_tiny() is that
-// path on its own, for callers that test gemm_is_tiny() before their own bookkeeping (CpuEngine,
-// the BLAS ABI): no team, lock, clock, atomic read-modify-write or allocation, and no workspace
-// unless a transposed A too large for the stack must be packed. Its arguments must be valid (gemm()
-// checks them; gemm_tiny() does not).
+// calling thread whatever the Exec: no section can pay there (32^3 is about 2 us of work).
+// 32^3: up to it a 2-thread process ran slower than a 1-thread one (docs/perf/blocking.md).
+// gemm_tiny() is that path on its own, for callers that test gemm_is_tiny() before their own
+// bookkeeping (CpuEngine, the BLAS ABI): no team, lock, clock, atomic read-modify-write or
+// allocation, and no workspace unless a transposed A too large for the stack must be packed.
+// Its arguments must be valid (gemm() checks them; gemm_tiny() does not).
 inline constexpr index_t kTinyGemmVolume = 32 * 32 * 32;
 
 constexpr bool gemm_is_tiny(index_t m, index_t n, index_t k) {

@@ -29,10 +29,21 @@ struct ExecStats {
   std::size_t budget_limited_regions = 0;
 };
 
+// WidthRule: how a region's width is decided (width.hpp).
+enum class WidthRule {
+  // The cost model, the penalty observed under foreign load, and the calibrated decisions
+  // for the close calls: the default.
+  observed,
+  // The cost model alone, with nothing observed or calibrated: how threadteam 0.1.3 planned,
+  // for the benches that reproduce it.
+  model,
+};
+
 struct Exec {
   team::Team* team = nullptr;      // nullptr: serial
   Workspace* workspace = nullptr;  // nullptr: a thread-local workspace
   std::size_t max_width = 0;       // 0: the team's width
+  WidthRule width_rule = WidthRule::observed;
   ExecStats stats;                 // reset and filled by each call
 };
 

@@ -13,9 +13,9 @@
 // The kernels call plan_region() (below), which applies this rule with the section cost the
 // team measured on the machine at hand and, for close calls, the rates learned from the
 // regions run. The table functions (dispatch_cost_ns, choose_width, choose_width_observed)
-// keep the costs of the reference machine (docs/gemm.md) per kind of wake (hot, after_gap,
-// parked); they remain the model's fallback when nothing measured may enter (observation off)
-// and are what the rule's own tests exercise. Under foreign load a section can cost far more
+// keep fixed costs per kind of wake (hot, after_gap, parked; docs/perf/blocking.md); they
+// remain the model's fallback when nothing measured may enter (observation off) and are what
+// the rule's own tests exercise. Under foreign load a section can cost far more
 // than any table (a preempted member returns a scheduler slice later), so record_section()
 // keeps the excess that recent wide regions showed; that penalty halves every
 // kPenaltyHalfLifeNs. All functions are thread-safe.
@@ -66,7 +66,8 @@ void record_section(double wall_ns, double expected_ns, double waited_ns);
 // and 0 unless at least 2 of the last 4 wide sections lost (one outlier is not a pattern).
 double observed_section_penalty_ns();
 
-// serial_estimate_ns() converts a flop count and a serial rate (GF/s) into nanoseconds.
+// serial_estimate_ns() converts a flop count and a serial rate (Gflop/s: flops per ns) into
+// nanoseconds.
 inline double serial_estimate_ns(double flops, double gflops_per_s) {
   return gflops_per_s > 0 ? flops / gflops_per_s : 0.0;
 }

@@ -48,7 +48,7 @@ class Workspace {
   [[nodiscard]] void* shared_buffer(std::size_t bytes);
   // try_prepare(), try_buffer(), try_shared_buffer(): the same, but false or nullptr where
   // buffer() would throw std::bad_alloc, so that a kernel can fall back to small blocks on
-  // its stack (linalg/src/small_blocks.hpp) before it has written anything.
+  // its stack (linalg/src/gemm/small_blocks.hpp) before it has written anything.
   [[nodiscard]] bool try_prepare(std::size_t width) noexcept;
   [[nodiscard]] void* try_buffer(std::size_t rank, Slot slot, std::size_t bytes) noexcept;
   [[nodiscard]] void* try_shared_buffer(std::size_t bytes) noexcept;

@@ -5,12 +5,9 @@
 // with 8 floats per ymm.
 #include <immintrin.h>
 
-#include "isa_dispatch.hpp"
-#include "gemm/pack.hpp"
+#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/lane_mask_avx2.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
-#include "kernels/ukernel_simd.hpp"
-#include "kernels/ukernel_triangle.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
@@ -38,30 +35,10 @@ struct Ops {
 constexpr int kMr = 16;
 constexpr int kNr = 6;
 
-// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
-void pack_a(index_t mc, index_t kc, const float* a, index_t rs, index_t cs, float* dst) {
-  pack_a_transposing<Ops, float, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_s);
-}
-
 }  // namespace
 
 KernelFns<float> avx2_kernels_s16x6() {
-  KernelFns<float> fns;
-  fns.name = "avx2_s16x6";
-  fns.mr = kMr;
-  fns.nr = kNr;
-  fns.row_step = Ops::kLanes;
-  fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
-  fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
-  fns.packed_triangle = &simd_triangle_tile<Ops, kMr, kNr>;
-  fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
-  fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
-  fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
-  fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
-  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
-  fns.copy_transposed = &transpose_copy_s;
-  fns.pack_a = &pack_a;
-  fns.pack_b = &pack_b_panels<Ops, float, kNr>;
+  KernelFns<float> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy_s>("avx2_s16x6");
   return fns;
 }
 

@@ -2,9 +2,9 @@
 // lane_mask_avx2.hpp (internal): the Mask of the AVX2 kernels' Ops (ukernel_simd.hpp).
 //
 // Loads under a mask use VMASKMOV; stores write the first `count` lanes with whole 128-, 64- and
-// 32-bit stores instead. VMASKMOV stores are microcoded on AMD cores: on the Zen 3 VM a float
-// 12 x 12 product (every tile's last rows masked) took longer than 16 x 16 until its stores
-// were split this way (docs/perf/small.md).
+// 32-bit stores instead. VMASKMOV stores are microcoded on AMD cores: with them a float 12 x 12
+// product (every tile's last rows masked) took longer than 16 x 16 (docs/gemm.md, "Small
+// path").
 #pragma once
 
 #include <immintrin.h>

@@ -1,26 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
-// isa_table_avx2.cpp: the registration table of the AVX2+FMA kernels.
-//
-// Measured on the reference machine (AMD EPYC VM, Zen 4 class, L1d 32 KiB, L2 1 MiB) with
-// TEAMLA_ISA=avx2; 1-thread GF/s by thread CPU time, median of 7 alternated runs. On this
-// core 256-bit FMAs reach the same peak as 512-bit ones (two 256-bit pipes), so this path
-// runs as fast as the AVX-512 one: double n = 512 44.4 GF/s, float 94.4 GF/s.
+// table_avx2.cpp: the registration table of the AVX2+FMA kernels (compiled with the ISA flags
+// of its folder, linalg/CMakeLists.txt).
 //
 // mc, kc, nc (BLIS rules): a kc x NR micro-panel of B in L1 (256 x 6 x 8 B = 12 KiB), an
 // mc x kc block of A in about half of L2 (192 x 256 x 8 B = 384 KiB), the B panel in L3.
-// small_n = 128: float n = 128 in place 105.8 GF/s vs packed 92.6; double n = 128 48.5 vs
-// 47.6 (no loss); larger values were not better for double (256: 48.1).
+// small_n: in place beat packing at n = 128 for float and tied for double, and a larger value
+// gained nothing for double (docs/perf/blocking.md).
+// serial_gflops: the cost model's serial rate, the 1-thread rate at n = 512
+// (docs/perf/blocking.md).
 #include "isa_dispatch.hpp"
+#include "kernels/chol_leaf.hpp"
 
 namespace teamla::linalg::detail {
+
+using level3_detail::CholLeaves;
+using level3_detail::TileShape;
+
+namespace {
+
+// The TRSM/POTRF leaves' description of this ISA (kernels/chol_leaf.hpp).
+struct LeafAvx2 {
+  static constexpr int kVecBytes = 32;
+  static constexpr bool kRegisterLeaves = true;
+  static constexpr std::array<TileShape, 2> kTiles{{{8, 6}, {16, 6}}};
+};
+
+}  // namespace
 
 IsaTable isa_table_avx2() {
   return IsaTable{
       Isa::avx2,
       {avx2_kernels_d8x6(),
-       Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128, .serial_gflops = 44.0}},
+       Blocking{.mc = 192, .kc = 256, .nc = 3072, .small_n = 128, .serial_gflops = 44.0},
+       &CholLeaves<LeafAvx2>::table<double>()},
       {avx2_kernels_s16x6(),
-       Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128, .serial_gflops = 94.0}},
+       Blocking{.mc = 192, .kc = 512, .nc = 3072, .small_n = 128, .serial_gflops = 94.0},
+       &CholLeaves<LeafAvx2>::table<float>()},
   };
 }
 

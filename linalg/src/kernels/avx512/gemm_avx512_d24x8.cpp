@@ -5,16 +5,13 @@
 // memory into the FMA (embedded broadcast), 5 spare. Per k step: 3 loads of A, 8 broadcasts
 // of B (one 64-byte line of packed B), 24 FMAs; enough independent accumulators to cover the
 // FMA latency on both pipes (4 cycles x 2 pipes = 8 in flight needed, 24 available).
-// Compiled with -mavx512f/dq/bw/vl (file name rule in linalg/CMakeLists.txt).
+// Compiled with -mavx512f/dq/bw/vl, the flags of its folder (linalg/CMakeLists.txt).
 #include <immintrin.h>
 
-#include "isa_dispatch.hpp"
-#include "gemm/pack.hpp"
+#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
 #include "kernels/ukernel_dot.hpp"
-#include "kernels/ukernel_simd.hpp"
 #include "kernels/ukernel_tall.hpp"
-#include "kernels/ukernel_triangle.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
@@ -38,8 +35,8 @@ struct Ops {
   static Mask mask_bits(unsigned bits) { return static_cast<Mask>(bits); }
   // lane_sums(): lane l is the sum of x[l]'s lanes, in three rounds of folds, each two
   // shuffles and an add, as the float kernel's: the first within 128-bit lanes, the other two
-  // across them. Two-source permutes of every lane per fold instead: dgemm TN 16x16x256
-  // 69 / 59 GF/s against 74 / 67 (operands on a line / 16 bytes past one; docs/gemm.md).
+  // across them. Two-source permutes of every lane per fold (a copy and an index vector each)
+  // ran dgemm TN 16x16x256 6-12 % slower (docs/gemm.md, "Dot products").
   static V lane_sums(const V (&x)[8]) {
     const auto in_lanes = [](V a, V b) {  // [a0+a1, b0+b1] per 128-bit lane
       return _mm512_add_pd(_mm512_mask_shuffle_pd(a, 0xFF, a, b, 0x00),
@@ -98,31 +95,12 @@ void pack_b(index_t kc, index_t nc, const double* b, index_t rs, index_t cs, dou
   pack_b_transposed<Ops, double, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
-// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
-void pack_a(index_t mc, index_t kc, const double* a, index_t rs, index_t cs, double* dst) {
-  pack_a_transposing<Ops, double, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_d);
-}
-
 }  // namespace
 
 KernelFns<double> avx512_kernels_d24x8() {
-  KernelFns<double> fns;
-  fns.name = "avx512_d24x8";
-  fns.mr = kMr;
-  fns.nr = kNr;
-  fns.row_step = Ops::kLanes;
-  fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
-  fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
-  fns.packed_triangle = &simd_triangle_tile<Ops, kMr, kNr>;
-  fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
-  fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
-  fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
-  fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
-  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
+  KernelFns<double> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy_d>("avx512_d24x8");
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.tall = &simd_tall_kernel<Ops>;
-  fns.copy_transposed = &transpose_copy_d;
-  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b;
   return fns;
 }

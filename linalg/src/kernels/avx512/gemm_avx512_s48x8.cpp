@@ -5,13 +5,10 @@
 // memory), with 16 floats per zmm. Packed B is 32 bytes per k step.
 #include <immintrin.h>
 
-#include "isa_dispatch.hpp"
-#include "gemm/pack.hpp"
+#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
 #include "kernels/ukernel_dot.hpp"
-#include "kernels/ukernel_simd.hpp"
 #include "kernels/ukernel_tall.hpp"
-#include "kernels/ukernel_triangle.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
@@ -37,8 +34,8 @@ struct Ops {
   // and an add (three-operand shuffles: no copies, no index vectors). The first two rounds
   // stay within 128-bit lanes: a fold of x[4g .. 4g + 3] leaves, in each 128-bit lane j, their
   // four sums over lane j. The last two add 128-bit lanes, leaving x[4g + i]'s total in lane
-  // 4g + i. Two-source permutes of every lane per fold instead: sgemm TN 16x16x256 128 / 113
-  // GF/s against 135 / 136 (operands on a line / 16 bytes past one; docs/gemm.md).
+  // 4g + i. Two-source permutes of every lane per fold (a copy and an index vector each) ran
+  // sgemm TN 16x16x256 5-17 % slower (docs/gemm.md, "Dot products").
   // The masked forms pass an operand as the merge source: the unmasked forms' GCC 12 headers
   // read an undefined vector and trip -Wmaybe-uninitialized.
   static V lane_sums(const V (&x)[16]) {
@@ -91,31 +88,12 @@ void pack_b(index_t kc, index_t nc, const float* b, index_t rs, index_t cs, floa
   pack_b_transposed<Ops, float, kNr>(kc, nc, b, rs, cs, dst, transpose_8x8);
 }
 
-// pack_a(): pack_a_panels, with a transposed A copied by register transposes.
-void pack_a(index_t mc, index_t kc, const float* a, index_t rs, index_t cs, float* dst) {
-  pack_a_transposing<Ops, float, kMr>(mc, kc, a, rs, cs, dst, transpose_copy_s);
-}
-
 }  // namespace
 
 KernelFns<float> avx512_kernels_s48x8() {
-  KernelFns<float> fns;
-  fns.name = "avx512_s48x8";
-  fns.mr = kMr;
-  fns.nr = kNr;
-  fns.row_step = Ops::kLanes;
-  fns.packed = &simd_kernel_rows<Ops, kMr, kNr, false>;
-  fns.packed_strip = &simd_packed_strip<Ops, kMr, kNr>;
-  fns.packed_triangle = &simd_triangle_tile<Ops, kMr, kNr>;
-  fns.in_place_b_cols = &simd_kernel_in_place<Ops, kMr, kNr, ColumnsB>;
-  fns.in_place_b_rows = &simd_kernel_in_place<Ops, kMr, kNr, RowsB>;
-  fns.one_tile_b_cols = kOneTileTable<Ops, kMr, kNr, ColumnsB>.data();
-  fns.one_tile_b_rows = kOneTileTable<Ops, kMr, kNr, RowsB>.data();
-  fns.wide_tile_b_rows = &simd_in_place_tile<Ops, Ops::kLanes, 2 * kNr, RowsB>;
+  KernelFns<float> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy_s>("avx512_s48x8");
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.tall = &simd_tall_kernel<Ops>;
-  fns.copy_transposed = &transpose_copy_s;
-  fns.pack_a = &pack_a;
   fns.pack_b = &pack_b;
   return fns;
 }

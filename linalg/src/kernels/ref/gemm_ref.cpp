@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// gemm_ref_kernels.cpp: the portable reference microkernels (4x4, double and float).
+// gemm_ref.cpp: the portable reference microkernels (4x4, double and float).
 //
 // Plain scalar loops with no ISA flags: they run on any x86-64 and are the oracle the tests
 // compare the vector kernels with. The accumulation order over p is the natural one, so the
