@@ -101,9 +101,9 @@ void take_potrf_options(int& argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.starts_with("--potrf_block=")) {
-      linalg::chol_detail::set_potrf_block_override(std::atol(argv[i] + 14));
+      linalg::level3_detail::set_potrf_block_override(std::atol(argv[i] + 14));
     } else if (arg.starts_with("--potrf_lookahead=")) {
-      linalg::chol_detail::set_potrf_lookahead_override(std::atoi(argv[i] + 18));
+      linalg::level3_detail::set_potrf_lookahead_override(std::atoi(argv[i] + 18));
     } else {
       argv[kept++] = argv[i];
     }

@@ -256,7 +256,7 @@ void check_leaf(index_t n, index_t broken, std::mt19937_64& rng) {
     for (index_t i = 0; i < j; ++i) f.at(i, j) = std::numeric_limits<T>::quiet_NaN();
   }
   const index_t info =
-      linalg::chol_detail::leaf_kernels<T>().potf2_lower(f.storage.data(), n, f.ld);
+      linalg::level3_detail::leaf_kernels<T>().potf2_lower(f.storage.data(), n, f.ld);
   if (broken >= 0) {
     EXPECT_EQ(info, broken + 1) << "n = " << n;
     return;
@@ -300,7 +300,7 @@ void check_panel_tile(index_t mr, index_t w, std::mt19937_64& rng) {
   std::vector<T> b(static_cast<std::size_t>(mr * w));
   for (T& v : b) v = static_cast<T>(dist(rng));
   std::vector<T> x = b;
-  linalg::chol_detail::leaf_kernels<T>().solve_panel_tile(x.data(), mr, w, d.data(), d_step,
+  linalg::level3_detail::leaf_kernels<T>().solve_panel_tile(x.data(), mr, w, d.data(), d_step,
                                                           rdiag.data());
   for (index_t i = 0; i < mr; ++i) {
     std::vector<long double> sol(static_cast<std::size_t>(w));
@@ -333,7 +333,7 @@ TEST(Potrf, OnTeamEveryIsa) {
     IsaScope scope(isa);
     SCOPED_TRACE(linalg::detail::isa_name(isa));
     for (index_t nb : {64, 192}) {
-      linalg::chol_detail::set_potrf_block_override(nb);
+      linalg::level3_detail::set_potrf_block_override(nb);
       Exec exec;
       exec.team = holder.team.get();
       for (index_t n : {203, 461}) {
@@ -345,7 +345,7 @@ TEST(Potrf, OnTeamEveryIsa) {
       check_failure<double>(461, nb + 7, false, Uplo::lower, Layout::col_major, exec);
     }
   }
-  linalg::chol_detail::set_potrf_block_override(0);
+  linalg::level3_detail::set_potrf_block_override(0);
 }
 
 TEST(Potrf, InfoExactAndStateMatchesLapack) {
@@ -388,9 +388,9 @@ TEST(Potrf, InfoExactOnTeam) {
 // schedules must give the same answers and the same failure state.
 TEST(Potrf, BlockSizesLookaheadAndForkJoin) {
   for (index_t nb : {64, 128, 256}) {
-    linalg::chol_detail::set_potrf_block_override(nb);
+    linalg::level3_detail::set_potrf_block_override(nb);
     for (int lookahead : {0, 1}) {
-      linalg::chol_detail::set_potrf_lookahead_override(lookahead);
+      linalg::level3_detail::set_potrf_lookahead_override(lookahead);
       SCOPED_TRACE(::testing::Message() << "nb=" << nb << " lookahead=" << lookahead);
       for (std::size_t width : {2u, 3u}) {
         TeamHolder holder(width);
@@ -413,8 +413,8 @@ TEST(Potrf, BlockSizesLookaheadAndForkJoin) {
       EXPECT_EQ(narrow.stats.sections, 0u) << "max_width = 1 runs inline";
     }
   }
-  linalg::chol_detail::set_potrf_block_override(0);
-  linalg::chol_detail::set_potrf_lookahead_override(-1);
+  linalg::level3_detail::set_potrf_block_override(0);
+  linalg::level3_detail::set_potrf_lookahead_override(-1);
 }
 
 // ---- potrs ----------------------------------------------------------------------------
