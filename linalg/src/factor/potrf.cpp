@@ -348,12 +348,8 @@ index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
   using namespace level3_detail;
   const char* routine = "potrf";
   check_uplo(routine, uplo);
-  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
-  if (a.rows != a.cols) {
-    fail_shape(
-        routine, "a",
-        "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be square");
-  }
+  check_view(routine, "a", a);
+  check_square(routine, "a", a.rows, a.cols);
   exec.stats = {};
   if (a.rows == 0) return 0;
   return potrf_lower(uplo == Uplo::upper ? a.transposed() : a, exec);

@@ -13,13 +13,9 @@ void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec) {
   using namespace level3_detail;
   const char* routine = "potrs";
   check_uplo(routine, uplo);
-  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
-  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
-  if (a.rows != a.cols) {
-    fail_shape(
-        routine, "a",
-        "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be square");
-  }
+  check_view(routine, "a", a);
+  check_view(routine, "b", b);
+  check_square(routine, "a", a.rows, a.cols);
   if (b.rows != a.rows) {
     fail_shape(routine, "b",
                "B has " + std::to_string(b.rows) + " rows but A is " + std::to_string(a.rows) +

@@ -12,8 +12,9 @@
 // contiguous columns or rows, B is not packed either (gemm_in_place, which needs no workspace),
 // and a small transposed A is copied onto the stack to take the same path (gemm_a_on_stack).
 // Products of at most kTinyGemmVolume multiply-adds take it on the caller whatever the Exec
-// (gemm_tiny). Parallel: run_wide() splits rows or columns over one claimed section. See
-// docs/gemm.md and docs/perf/small.md for the measurements behind each choice.
+// (gemm_tiny). Parallel: run_wide() splits rows or columns over one claimed section. The
+// design: docs/gemm.md; the measurements behind each choice: docs/perf/blocking.md and
+// docs/perf/small.md.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -557,7 +558,7 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // its own panels: no unit ever waits for another. One shared packed panel (pack units,
     // then row chunks waiting for them, each reading half of the panel from the other CPU's
     // packing) ran 2-thread dgemm 512 at 0.83x this; two units per participant, each packing
-    // B again, lost 8 % at 512-1024 (docs/gemm.md, "Parallel split").
+    // B again, lost 8 % at 512-1024 (docs/perf/blocking.md; docs/gemm.md, "Parallel split").
     if (!private_panels(ks, width, m, n, k, ws)) return false;
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     run_claimed_units(

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// gemm_internal.hpp (internal): the GEMM machinery for reuse by TRSM, SYRK and POTRF.
+// gemm_internal.hpp (internal): the GEMM machinery for reuse by the level-3 and Cholesky
+// routines (SYMM, TRMM, SYRK and SYR2K, POTRF's step) and the batches.
 //
 // Everything here works on column-major C and on operands given by strides, with all
 // arguments already validated (no checks). A "strided" operand has element (i, j) at

@@ -44,7 +44,7 @@ template <class T>
 
 // tiny_shortcut(): the common tiny calls, each one call past here: with blas::gemm inline in
 // dgemm_, skipping gemm_without_workspace()'s checks and gemm_in_place()'s loops saves dgemm_
-// NN 4 x 4 x 4 and 8 x 8 x 8 7-8 ns of 26-44 (docs/gemm.md, "Tiny products").
+// NN 4 x 4 x 4 and 8 x 8 x 8 7-8 ns of 26-44 (docs/perf/blocking.md).
 // False, having done nothing, for a product neither shortcut takes whole. `kernel_set()` gives
 // the KernelSet, asked for only past the scalar loop.
 template <class T, class KernelSetFn>

@@ -100,8 +100,8 @@ void pack_a_panels(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T
 // each row of op(A) contiguous, a leading dimension apart). A full panel is then the
 // transpose of its MR rows into an MR x kc column-major block of leading dimension MR, which
 // is the panel format: `copy_transposed` (the ISA's CopyTransposed: register transposes,
-// whole-vector stores) does it. The element loop it replaces wrote one value per step, MR
-// apart (dgemm TN 2048 x 16 x 16 and the like; docs/gemm.md, "Packing order"). The last,
+// whole-vector stores) does it, where an element loop writes one value per step, MR apart
+// (dgemm TN 2048 x 16 x 16 and the like; docs/gemm.md, "Packing order"). The last,
 // partial panel takes the element path, which zero-fills its rows past mc.
 template <class Isa, class T, int MR, class CopyTransposed>
 void pack_a_transposing(index_t mc, index_t kc, const T* a, index_t rs, index_t cs, T* dst,

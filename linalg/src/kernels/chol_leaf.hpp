@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // chol_leaf.hpp: the leaf kernels of TRSM and POTRF, written once over an ISA description and
-// compiled once per ISA (kernels/<isa>/chol_leaf_<isa>.cpp), as the gemm kernels are over Ops.
+// compiled once per ISA (in kernels/<isa>/table_<isa>.cpp), as the gemm kernels are over Ops.
 //
 // CholLeaves<Isa> holds every leaf. Isa is a type local to its kernel file, so each file's
 // instantiations have internal linkage and never merge with another ISA's under the
@@ -66,6 +66,15 @@ struct CholLeaves {
     static V splat(T x) { return V{} + x; }
   };
 
+  // RegLeaf: the leaves of exactly kRegLeaf and kRegLeafLarge columns, the common ones (every
+  // leaf of a power-of-two tile). With the sizes compile-time constants, a panel of kP columns
+  // (16 vectors) is loaded once, updated by the columns left of it (left-looking, one vector
+  // load and kP broadcasts per column), factored in registers with its pivots read from vector
+  // lanes, and stored once. The general leaf (potf2_lower()) factors in memory, so each pivot
+  // and multiplier is a scalar load of a vector just stored, and each short column loop pays
+  // its own setup: its 32-column leaves held most of a small factorization's time. Leaves of
+  // 64 stop the recursion a level earlier, saving a TRSM and a gemm call per pair of leaves
+  // (docs/perf/blocking.md).
   template <class T, index_t kN = kRegLeaf>
   struct RegLeaf {
     static_assert(kN == kRegLeaf || kN == kRegLeafLarge);
@@ -182,12 +191,10 @@ struct CholLeaves {
   // is small: a leaf of the recursive diagonal-tile factorization, whose strict upper triangle
   // is scratch). Columns go in groups of kGroup: a group is factored among itself, then the
   // columns right of it get one rank-kGroup update each, a single pass with kGroup FMAs per
-  // vector instead of kGroup passes (a group of 8 beat 4: float n = 64, 1 thread, 19.1
-  // against 18.1 GF/s; double 14.2 against 13.8). Every column loop starts at the vector-aligned row
-  // at or above its first lower entry, so it runs whole vectors without a peel; the rows above the
-  // diagonal that it also touches are scratch and never read into the factor. Measured on a
-  // float n = 64 factorization (1 thread): 14.3 GF/s with exact starts and one column at a
-  // time (44 % of the call in this kernel), 16.7 with aligned starts, 19.1 grouped (below).
+  // vector instead of kGroup passes. Every column loop starts at the vector-aligned row at or
+  // above its first lower entry, so it runs whole vectors without a peel; the rows above the
+  // diagonal that it also touches are scratch and never read into the factor.
+  // kGroup = 8 (against 4) and the aligned starts: each sped up n = 64 (docs/perf/blocking.md).
   // Leaves of exactly 32 or 64 columns, the common cases, go to RegLeaf (above).
   template <class T>
   static index_t potf2_lower(T* a, index_t n, index_t lda) {
@@ -252,8 +259,8 @@ struct CholLeaves {
   // one FMA per vector and j, no store; eight independent chains cover the FMA latency), then
   // stored once, both to B and to a contiguous copy of the strip that the later rows read.
   // Reading the solved rows back from B instead would walk a stride of ld: at ld = 512
-  // doubles every row maps to the same L1 sets, and the kernel took 22 % of a 512
-  // factorization; the axpy form (load, FMA, store per vector and j) took 23 % at 256.
+  // doubles every row maps to the same L1 sets, and the kernel then takes 22 % of a 512
+  // factorization; the axpy form (load, FMA, store per vector and j) takes 23 % at 256.
   template <class T>
   static constexpr index_t kStrip = 512 / static_cast<index_t>(sizeof(T));
 
@@ -399,8 +406,8 @@ struct CholLeaves {
   // k^2 w / 2 FMAs; solving columns one by one (solve_*_cols) runs axpys of at most k = 32
   // elements, each waiting on the last, and made the upper-triangle potrf half as fast as the
   // lower one. Strips of 8, 4, 2 and 1 512-bit vectors, as solve_rows(): with whole strips only,
-  // fewer than 128 float right-hand sides (a trsm slice of 32 or 64 columns) took the axpys,
-  // and 1-thread strsm 128 x 64 ran at 13 GF/s against dtrsm's 30 (docs/cholesky.md, "TRSM").
+  // fewer than 128 float right-hand sides (a trsm slice of 32 or 64 columns) would take the
+  // axpys, which ran 1-thread strsm 128 x 64 at under half dtrsm's rate (docs/perf/blocking.md).
   template <class T, bool kLower, index_t w>
   static void solve_cols_strip(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t cs,
                         index_t c0, T* rows, T* solved) {

@@ -58,7 +58,7 @@ template <class Ops, int MI, int NJ>
   };
   // The walk does not start at a line of op(A): a masked head up to the line would run operands
   // 16 bytes past a line a fifth faster, but would make the order of the sums, and so the
-  // rounding, depend on where A lies (docs/gemm.md, "Dot products").
+  // rounding, depend on where A lies (docs/perf/blocking.md).
   index_t p = 0;
 #pragma GCC unroll 2
   for (; p + kL <= k; p += kL) {
@@ -87,7 +87,7 @@ template <class Ops, int MI, int NJ>
     // All of the group's columns are read before any is written: with ldc near m, column
     // jj + 1's span overlaps column jj's, and a read of a span just written under a mask
     // waits for that write to reach the cache (perf put a third of sgemm TN 16x16x256 on
-    // those reads; docs/gemm.md, "Dot products").
+    // those reads; docs/perf/blocking.md).
     const auto at = [&](int jj) {
       return c + i0 + (j0 + g * kColumnsPerGroup + jj) * ldc - jj * MI;
     };

@@ -124,7 +124,7 @@ template <class Ops, int MR, int NR, bool kMasked, class BSource>
 
 // KLoop: how far accumulate() unrolls its k loop. by_four: four k steps per loop iteration; the
 // rolled loop's own increments and branch cost 1-thread dgemm 1024 about a tenth (AVX2;
-// docs/gemm.md, "Microkernels"). by_sixteen: sixteen, so that the tall
+// docs/perf/blocking.md). by_sixteen: sixteen, so that the tall
 // kernel's k of at most 16 (ukernel_tall.hpp) runs as one straight block with no loop branch.
 enum class KLoop { by_four, by_sixteen };
 
@@ -252,7 +252,7 @@ template <class Ops, int MR, int NR>
 // the ones prefetch_c() computed live through the k loop, in the registers of B's column
 // offsets (ColumnsB): those went to the stack, every broadcast waited on a reload, and the loop
 // counter lived in memory (objdump, GCC 12). Recomputed, dgemm NN and NT 12^3-16^3 run
-// 1.10-1.13x and TN 1.19-1.38x faster (docs/gemm.md, "Small path").
+// 1.10-1.13x and TN 1.19-1.38x faster (docs/perf/blocking.md).
 template <class T>
 [[gnu::always_inline]] inline void recompute_c_addresses(T*& c, index_t& ldc) {
   asm("" : "+r"(c), "+r"(ldc));
@@ -274,8 +274,8 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   AccTile<Ops, MR, NR> acc;
   zero_tile<Ops, MR, NR>(acc);
   // Short loops (k <= 64) on small matrices, whose C is hot anyway, skip the prefetch: it would
-  // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %; docs/gemm.md,
-  // "Blocking"). A C of long columns (ldc > kColdCLd) is fetched
+  // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %;
+  // docs/perf/blocking.md). A C of long columns (ldc > kColdCLd) is fetched
   // whatever kc: PBLAS's rank-32 updates of a 4000 x 2000 C (pdgemm) stalled on its lines at every
   // tile's store.
   if (kc > 64 || ldc > kColdCLd) prefetch_c<Ops, MR, NR>(c, ldc);
@@ -336,7 +336,7 @@ template <class Ops, int MR, int NR>
 // parked them in vector registers, so each broadcast first waited for its pointer to come back
 // (dgemm 16 x 16 x 16 ran 1.2x faster out of line). With C's addresses recomputed after the k
 // loop (recompute_c_addresses()) the inlined tile keeps its registers, and still runs dgemm NN
-// 2048 x 16 x 16 at 0.89x and NT at 0.97x the out-of-line one (docs/gemm.md, "Small path").
+// 2048 x 16 x 16 at 0.89x and NT at 0.97x the out-of-line one (docs/perf/blocking.md).
 template <class Ops, int MR, int NR, template <class, int> class BForm>
 [[gnu::noinline]] void simd_in_place_tile(index_t m, index_t kc, const typename Ops::T* a,
                                           index_t lda, const typename Ops::T* b, index_t ldb,
@@ -376,10 +376,10 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // A strip of exactly four vectors' rows on a three-vector kernel (double m = 32 on the 24-row
   // one, float 64 on the 48-row one) runs as two tiles of four vectors by NR / 2 columns: as
   // many accumulators as one full tile, with four loads of A and NR / 2 broadcasts per NR * 2
-  // multiply-adds, where the two-vector tiles it replaces (16 + 16 rows by NR) loaded two and
-  // broadcast NR per 2 * NR: dgemm at m = 32 runs 1.05-1.12x and sgemm 64 x 64 x 64 1.05-1.09x
+  // multiply-adds, where two-vector tiles (16 + 16 rows by NR) load two and broadcast NR per
+  // 2 * NR: dgemm at m = 32 runs 1.05-1.12x and sgemm 64 x 64 x 64 1.05-1.09x
   // the split. Partial vectors (m = 25-31, 49-63) read 0.90-1.05x this way (masked loads in
-  // every step) and keep the split below (docs/gemm.md, "Small path").
+  // every step) and keep the split below (docs/perf/blocking.md).
   if constexpr (MR == 3 * kL && NR % 2 == 0) {
     if (m == MR + kL) {
       const BForm<typename Ops::T, NR> columns{b, ldb};
@@ -392,7 +392,7 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // A remainder of one vector's rows or fewer after a full tile (double m = 25-31: 24 + 1-7)
   // is run as two tiles of at least two vectors instead (16 + 9-15): a one-vector tile has NR
   // accumulators, one FMA chain each, and waits on their latency (split, dgemm and sgemm NN
-  // 56 x 56 x 56 run 1-2 % faster; docs/gemm.md, "Small path").
+  // 56 x 56 x 56 run 1-2 % faster; docs/perf/blocking.md).
   index_t full_end = m / MR * MR;
   if constexpr (MR > 2 * kL) {
     if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;

@@ -13,7 +13,8 @@
 // - the k loop runs as one straight block of up to 16 steps (KLoop::by_sixteen);
 // - a block of kTallBlockTiles tiles' rows of A is run against every strip before the next
 //   block, so a long A is read from L2 by all the strips.
-// The measurements: docs/gemm.md, "Tall kernel".
+// The design: docs/gemm.md, "Tall kernel"; the machine of the ratios below:
+// docs/perf/blocking.md.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// level3_common.cpp: argument checks, scratch memory, leaf-kernel dispatch and the balanced
-// column split shared by TRSM, SYRK, POTRF and POTRS.
+// level3_common.cpp: argument checks and reductions, scratch memory, leaf-kernel dispatch and
+// the balanced column split shared by the level-3 and Cholesky routines (level3_internal.hpp).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -72,6 +73,67 @@ void check_diag(const char* routine, Diag diag) {
         "diag = " + std::to_string(static_cast<int>(diag)) + " is neither non_unit nor unit");
   }
 }
+
+void check_square(const char* routine, const char* name, index_t rows, index_t cols) {
+  if (rows != cols) {
+    const std::string upper(1, static_cast<char>(std::toupper(static_cast<unsigned char>(*name))));
+    fail_shape(routine, name,
+               upper + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                   " but must be square");
+  }
+}
+
+void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,
+                      const char* other, index_t rows, index_t cols) {
+  const index_t order = side == Side::left ? rows : cols;
+  if (a_rows != order || a_cols != order) {
+    fail_shape(routine, "a",
+               "A is " + std::to_string(a_rows) + " x " + std::to_string(a_cols) +
+                   " but must be " + std::to_string(order) + " x " + std::to_string(order) +
+                   (side == Side::left ? " (the rows of " : " (the columns of ") + other + ")");
+  }
+}
+
+template <class T>
+std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side side, Uplo uplo,
+                                                    Op op_a, Diag diag, T alpha,
+                                                    MatrixView<const T> a, MatrixView<T> b,
+                                                    Exec& exec) {
+  check_side(routine, side);
+  check_uplo(routine, uplo);
+  check_op(routine, "op_a", op_a);
+  check_diag(routine, diag);
+  check_view(routine, "a", a);
+  check_view(routine, "b", b);
+  check_side_order(routine, side, a.rows, a.cols, "B", b.rows, b.cols);
+  exec.stats = {};
+  if (b.rows == 0 || b.cols == 0) return std::nullopt;
+  if (alpha == T(0)) {  // A is not read
+    for (index_t j = 0; j < b.cols; ++j) {
+      for (index_t i = 0; i < b.rows; ++i) b(i, j) = T(0);
+    }
+    return std::nullopt;
+  }
+  bool lower = uplo == Uplo::lower;
+  if (op_a == Op::transpose) {
+    a = a.transposed();
+    lower = !lower;
+  }
+  if (side == Side::right) {
+    a = a.transposed();
+    b = b.transposed();
+    lower = !lower;
+  }
+  return LeftTriangular<T>{a, b, lower, diag == Diag::unit};
+}
+template std::optional<LeftTriangular<double>> to_left_triangular(const char*, Side, Uplo, Op,
+                                                                  Diag, double,
+                                                                  MatrixView<const double>,
+                                                                  MatrixView<double>, Exec&);
+template std::optional<LeftTriangular<float>> to_left_triangular(const char*, Side, Uplo, Op,
+                                                                 Diag, float,
+                                                                 MatrixView<const float>,
+                                                                 MatrixView<float>, Exec&);
 
 template <class T>
 const LeafKernels<T>& leaf_kernels() {

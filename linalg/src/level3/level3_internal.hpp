@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// level3_internal.hpp: the pieces TRSM, SYRK, POTRF and POTRS share (library-private).
+// level3_internal.hpp: the pieces the level-3 routines (TRSM, TRMM, SYMM, SYRK, SYR2K) and
+// the Cholesky ones (POTRF, POTRS) share (library-private).
 //
-// All four routines reduce their cases to a few canonical ones through view identities
-// (an upper triangle is the lower triangle of the transposed view; a right-side solve is a
-// left-side solve of the transposed system), then run blocked/recursive algorithms whose
-// bulk flops go to gemm. The small kernels at the leaves (unblocked Cholesky, small
-// triangular solves) are compiled once per ISA (kernels/<isa>/chol_leaf_<isa>.cpp) and
-// chosen at run time.
+// The routines reduce their cases to a few canonical ones through view identities (an upper
+// triangle is the lower triangle of the transposed view; a right-side solve is a left-side
+// solve of the transposed system), then run blocked/recursive algorithms whose bulk flops go
+// to gemm. The small kernels at the leaves (unblocked Cholesky, small triangular solves) are
+// written once (kernels/chol_leaf.hpp), instantiated in each ISA's table
+// (kernels/<isa>/table_<isa>.cpp) and chosen at run time.
 // Everything here is reentrant and may run on several threads at once; the only global
 // mutable state is the bench/test hooks below (block size, lookahead), set between calls.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "teamla/linalg/blas3.hpp"
@@ -26,6 +28,56 @@ void check_uplo(const char* routine, Uplo uplo);
 void check_side(const char* routine, Side side);
 void check_op(const char* routine, const char* name, Op op);
 void check_diag(const char* routine, Diag diag);
+template <class T>
+void check_view(const char* routine, const char* name, const MatrixView<T>& view) {
+  check_view(routine, name, view.rows, view.cols, view.ld, view.layout, view.data);
+}
+// check_square(): the matrix `name` ("a", "c") is square.
+void check_square(const char* routine, const char* name, index_t rows, index_t cols);
+// check_side_order(): the triangular or symmetric A of a call on side `side` has the order of
+// `other` ("B" or "C", rows x cols): its rows on the left, its columns on the right.
+void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,
+                      const char* other, index_t rows, index_t cols);
+// scale_lower(): C_lower = beta * C_lower (beta == 0 writes zeros without reading C).
+template <class T>
+void scale_lower(MatrixView<T> c, T beta);
+
+// rank_k_lower(): the lower triangle a rank-k update of C (syrk, syr2k) writes, C's upper
+// triangle seen transposed for Uplo::upper, after resetting exec.stats; std::nullopt when
+// nothing is left to compute: C is empty, or alpha or k is 0 and the triangle has been scaled
+// by beta without reading the operands.
+template <class T>
+std::optional<MatrixView<T>> rank_k_lower(Uplo uplo, T alpha, index_t k, T beta, MatrixView<T> c,
+                                          Exec& exec) {
+  exec.stats = {};
+  if (c.rows == 0) return std::nullopt;
+  const MatrixView<T> lower = uplo == Uplo::upper ? c.transposed() : c;
+  if (alpha == T(0) || k == 0) {
+    scale_lower(lower, beta);
+    return std::nullopt;
+  }
+  return lower;
+}
+
+// LeftTriangular: a TRSM or TRMM call reduced by the view identities to its canonical case,
+// op(A) * X with A on the left, lower or upper, untransposed.
+template <class T>
+struct LeftTriangular {
+  MatrixView<const T> a;
+  MatrixView<T> b;
+  bool lower;
+  bool unit;
+};
+
+// to_left_triangular(): checks the arguments of `routine` (trsm, trmm), resets exec.stats,
+// and reduces the call; std::nullopt when nothing is left to compute: B is empty, or alpha
+// is 0 and B has been zeroed without reading A.
+template <class T>
+std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side side, Uplo uplo,
+                                                    Op op_a, Diag diag, T alpha,
+                                                    MatrixView<const T> a, MatrixView<T> b,
+                                                    Exec& exec);
+
 [[noreturn]] void fail_shape(const char* routine, const std::string& argument,
                              const std::string& what);
 
@@ -83,6 +135,13 @@ template <class T>
 std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
                                 Exec& exec);
 
+// split_rows(): the split point of a recursive TRSM or TRMM step: near the middle, on a multiple of 16 so that gemm's
+// operands start on register-tile boundaries.
+inline index_t split_rows(index_t m) {
+  const index_t half = (m / 2 + 15) / 16 * 16;
+  return half < m ? half : m / 2;
+}
+
 // slice_edge(): the first column of slice `u` of `slices` over n right-hand sides (trsm's and
 // trmm's claimed slices): on multiples of 16 columns, one AVX-512 vector of floats, so that
 // no two slices share a cache line of a B whose rows are contiguous; n for u == slices.
@@ -96,9 +155,6 @@ inline index_t slice_edge(index_t n, std::size_t u, std::size_t slices) {
 // gets an equal share of the lower triangle of an n x n matrix (area of columns [c0, c1)).
 index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align);
 
-// scale_lower(): C_lower = beta * C_lower (beta == 0 writes zeros without reading C).
-template <class T>
-void scale_lower(MatrixView<T> c, T beta);
 
 // potrf_lower(): the blocked right-looking Cholesky of a square lower triangle (any layout),
 // LAPACK-exact on failure; steps run on sections of exec's team. Returns info.

@@ -10,7 +10,8 @@
 // on that: the copy is O(m^2) against the product's O(m^2 n), and gemm's packing, blocking and
 // claimed work apply unchanged. When the workspace cannot grow, the product runs by block
 // columns of A instead, each a gemm reading the stored triangle in place (and transposed),
-// with the diagonal block expanded on the stack. docs/level3.md has the measurements.
+// with the diagonal block expanded on the stack. The design: docs/level3.md; the measurements:
+// docs/perf/blocking.md.
 #include <algorithm>
 
 #include "level3/level3_internal.hpp"
@@ -35,7 +36,7 @@ constexpr index_t kExpandTile = 32;
 
 // kWideExpandOrder: from this order on the copy (made for a right-side product, or at
 // order small_n) runs on the team, in claimed blocks of kExpandTile columns. At m = 256 it
-// moves 512 KiB of doubles (tens of us), against a section cost of a few us (docs/team.md).
+// moves 512 KiB of doubles (tens of us), against a section cost of a few us.
 // 256: a copy by one thread held 2-thread dsymm_ 512 a sixth below the copy on the team
 // (docs/perf/blocking.md).
 constexpr index_t kWideExpandOrder = 256;
@@ -135,16 +136,10 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   const char* routine = "symm";
   check_side(routine, side);
   check_uplo(routine, uplo);
-  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
-  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
-  check_view(routine, "c", c.rows, c.cols, c.ld, c.layout, c.data);
-  const index_t order = side == Side::left ? c.rows : c.cols;
-  if (a.rows != order || a.cols != order) {
-    fail_shape(routine, "a",
-               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be " +
-                   std::to_string(order) + " x " + std::to_string(order) +
-                   (side == Side::left ? " (the rows of C)" : " (the columns of C)"));
-  }
+  check_view(routine, "a", a);
+  check_view(routine, "b", b);
+  check_view(routine, "c", c);
+  check_side_order(routine, side, a.rows, a.cols, "C", c.rows, c.cols);
   if (b.rows != c.rows || b.cols != c.cols) {
     fail_shape(routine, "b",
                "B is " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
@@ -162,11 +157,12 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
     b = b.transposed();
     c = c.transposed();
   }
+  const index_t order = c.rows;  // A's, on the left now
   // From the ISA's small_n on, with a column-major C, gemm packs S straight from its stored
   // triangle and no copy is made: at 512 the copy and its section took 8-10 % of a 2-thread
   // dsymm_. At small_n itself the packed triangle runs one section where the copy needs two,
   // and a section is where foreign load costs a wide call; the two machines measured disagreed
-  // there (docs/level3.md, "SYMM"). Below it the copy is a few microseconds.
+  // there (docs/perf/blocking.md). Below it the copy is a few microseconds.
   if (order >= detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
     const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
     detail::gemm_strided(c.rows, c.cols, order, alpha, s, detail::strided_op(b, Op::none), beta,

@@ -8,6 +8,7 @@
 // is read and written by the participant that owns the range.
 #include <algorithm>
 
+#include "level3/column_slices.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
@@ -31,27 +32,12 @@ void syr2k_lower_parallel(T alpha, MatrixView<const T> a, MatrixView<const T> b,
   const double flops =
       2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
   const RegionPlan plan = plan_region(RegionKind::syrk, sizeof(T), flops, exec);
-  const std::size_t width = plan.width;
-  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
-  if (width <= 1) {
-    ++exec.stats.inline_regions;
-    const std::uint64_t inline_start_ns = plan.timed ? team::monotonic_ns() : 0;
-    syr2k_lower_cols(alpha, a, b, beta, c, 0, n);
-    if (plan.timed) {
-      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
-    }
-    return;
-  }
-  ++exec.stats.sections;
-  const std::uint64_t start_ns = team::monotonic_ns();
-  const std::size_t units = kRangesPerParticipant * width;
-  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
-                            [&](team::Section&, std::size_t unit) {
-                              const index_t c0 = balanced_split(n, unit, units, 16);
-                              const index_t c1 = balanced_split(n, unit + 1, units, 16);
-                              if (c1 > c0) syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
-                            });
-  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  run_column_slices(plan, kRangesPerParticipant * plan.width, exec,
+                    [&](std::size_t u, std::size_t count) {
+                      const index_t c0 = balanced_split(n, u, count, 16);
+                      const index_t c1 = balanced_split(n, u + 1, count, 16);
+                      if (c1 > c0) syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
+                    });
 }
 
 template <class T>
@@ -75,26 +61,17 @@ void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T>
   const char* routine = "syr2k";
   check_uplo(routine, uplo);
   check_op(routine, "op", op);
-  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
-  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
-  check_view(routine, "c", c.rows, c.cols, c.ld, c.layout, c.data);
-  if (c.rows != c.cols) {
-    fail_shape(
-        routine, "c",
-        "C is " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " but must be square");
-  }
+  check_view(routine, "a", a);
+  check_view(routine, "b", b);
+  check_view(routine, "c", c);
+  check_square(routine, "c", c.rows, c.cols);
   const MatrixView<const T> op_a = op == Op::transpose ? a.transposed() : a;
   const MatrixView<const T> op_b = op == Op::transpose ? b.transposed() : b;
   check_operand<T>("a", op_a, c.rows, op_a.cols);
   check_operand<T>("b", op_b, c.rows, op_a.cols);
-  exec.stats = {};
-  if (c.rows == 0) return;
-  const MatrixView<T> lower = uplo == Uplo::upper ? c.transposed() : c;
-  if (alpha == T(0) || op_a.cols == 0) {  // A and B are not read
-    scale_lower(lower, beta);
-    return;
+  if (const auto lower = rank_k_lower(uplo, alpha, op_a.cols, beta, c, exec)) {
+    syr2k_lower_parallel(alpha, op_a, op_b, beta, *lower, exec);
   }
-  syr2k_lower_parallel(alpha, op_a, op_b, beta, lower, exec);
 }
 
 template void syr2k<double>(Uplo, Op, double, MatrixView<const double>, MatrixView<const double>,

@@ -10,6 +10,7 @@
 // participants of one section.
 #include <algorithm>
 
+#include "level3/column_slices.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
@@ -19,13 +20,6 @@
 namespace teamla::linalg {
 namespace level3_detail {
 namespace {
-
-// The split point of a recursive step: near the middle, on a multiple of 16 so that gemm's
-// operands start on register-tile boundaries.
-index_t split_rows(index_t m) {
-  const index_t half = (m / 2 + 15) / 16 * 16;
-  return half < m ? half : m / 2;
-}
 
 template <class T>
 void solve_leaf(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b) {
@@ -90,39 +84,16 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
       static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
   const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
   const index_t n = b.cols;
-  const std::size_t units =
+  const std::size_t slices =
       std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
                             kSlicesPerParticipant * plan.width);
-  if (plan.width <= 1 || units <= 1) {
-    ++exec.stats.inline_regions;
-    exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
-    // Timed inline regions teach the serial rate; a wide plan that one slice ran inline taught
-    // nothing about either width (as in gemm_strided()).
-    const bool learn = plan.timed && plan.width <= 1;
-    const std::uint64_t inline_start_ns = learn ? team::monotonic_ns() : 0;
-    trsm_left_serial(lower, unit, a, b);
-    if (learn) {
-      record_region(plan, static_cast<double>(team::monotonic_ns() - inline_start_ns));
-    }
-    return 1;
-  }
-  const std::size_t width = std::min(plan.width, units);
-  ++exec.stats.sections;
-  exec.stats.max_width_used = std::max(exec.stats.max_width_used, width);
-  const std::uint64_t start_ns = team::monotonic_ns();
-  // Column slices on multiples of 16 (one AVX-512 vector of floats): no false sharing of
-  // cache lines between the slices when B's rows are contiguous. Claimed, so that a late
-  // participant's slice is taken by the others.
-  detail::run_claimed_units(*exec.team, width, units, *detail::exec_buffers(exec).ws,
-                            [&](team::Section&, std::size_t slice) {
-                              const index_t c0 = slice_edge(n, slice, units);
-                              const index_t c1 = slice_edge(n, slice + 1, units);
-                              if (c1 > c0) {
-                                trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
-                              }
-                            });
-  record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
-  return width;
+  // Slices on multiples of 16 columns (one AVX-512 vector of floats): no false sharing of
+  // cache lines between them when B's rows are contiguous.
+  return run_column_slices(plan, slices, exec, [&](std::size_t u, std::size_t count) {
+    const index_t c0 = slice_edge(n, u, count);
+    const index_t c1 = slice_edge(n, u + 1, count);
+    if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
+  });
 }
 template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const double>,
                                                 MatrixView<double>, Exec&);
@@ -135,44 +106,14 @@ template <class T>
 void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
           Exec& exec) {
   using namespace level3_detail;
-  const char* routine = "trsm";
-  check_side(routine, side);
-  check_uplo(routine, uplo);
-  check_op(routine, "op_a", op_a);
-  check_diag(routine, diag);
-  check_view(routine, "a", a.rows, a.cols, a.ld, a.layout, a.data);
-  check_view(routine, "b", b.rows, b.cols, b.ld, b.layout, b.data);
-  const index_t order = side == Side::left ? b.rows : b.cols;
-  if (a.rows != order || a.cols != order) {
-    fail_shape(routine, "a",
-               "A is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but must be " +
-                   std::to_string(order) + " x " + std::to_string(order) +
-                   (side == Side::left ? " (the rows of B)" : " (the columns of B)"));
-  }
-  exec.stats = {};
-  if (b.rows == 0 || b.cols == 0) return;
-  if (alpha == T(0)) {  // A is not read
-    for (index_t j = 0; j < b.cols; ++j) {
-      for (index_t i = 0; i < b.rows; ++i) b(i, j) = T(0);
-    }
-    return;
-  }
-  bool lower = uplo == Uplo::lower;
-  if (op_a == Op::transpose) {
-    a = a.transposed();
-    lower = !lower;
-  }
-  if (side == Side::right) {
-    a = a.transposed();
-    b = b.transposed();
-    lower = !lower;
-  }
+  const auto left = to_left_triangular("trsm", side, uplo, op_a, diag, alpha, a, b, exec);
+  if (!left) return;
   if (alpha != T(1)) {
-    for (index_t j = 0; j < b.cols; ++j) {
-      for (index_t i = 0; i < b.rows; ++i) b(i, j) *= alpha;
+    for (index_t j = 0; j < left->b.cols; ++j) {
+      for (index_t i = 0; i < left->b.rows; ++i) left->b(i, j) *= alpha;
     }
   }
-  trsm_left_parallel(lower, diag == Diag::unit, a, b, exec);
+  trsm_left_parallel(left->lower, left->unit, left->a, left->b, exec);
 }
 
 template void trsm<double>(Side, Uplo, Op, Diag, double, MatrixView<const double>,

@@ -35,8 +35,8 @@ enum class DispatchKind : unsigned char { hot, after_gap, parked };
 // over a narrower one (matches the "never more than 3 % slower" goal of the benches).
 inline constexpr double kWidthTieTolerance = 0.03;
 
-// dispatch_cost_ns() is the measured cost of opening and joining one section of `width`
-// participants (0 for width <= 1).
+// dispatch_cost_ns() is the table's cost of opening and joining one section of `width`
+// participants (0 for width <= 1): fixed per kind, not measured on the machine at hand.
 double dispatch_cost_ns(std::size_t width, DispatchKind kind = DispatchKind::hot);
 
 // choose_width() returns the width to run a region at (1 .. max(1, max_width)).
@@ -72,8 +72,8 @@ inline double serial_estimate_ns(double flops, double gflops_per_s) {
   return gflops_per_s > 0 ? flops / gflops_per_s : 0.0;
 }
 
-// gemm_serial_gflops() is the measured serial rate of the active gemm kernel for scalar
-// size `scalar_bytes` (8: double, 4: float), from its ISA table.
+// gemm_serial_gflops() is the serial rate of the active gemm kernel for scalar size
+// `scalar_bytes` (8: double, 4: float): its ISA table's serial_gflops.
 double gemm_serial_gflops(std::size_t scalar_bytes);
 
 // ---- The width a region runs at, on the machine at hand --------------------------------

@@ -3,8 +3,7 @@
 //
 // Loads under a mask use VMASKMOV; stores write the first `count` lanes with whole 128-, 64- and
 // 32-bit stores instead. VMASKMOV stores are microcoded on AMD cores: with them a float 12 x 12
-// product (every tile's last rows masked) took longer than 16 x 16 (docs/gemm.md, "Small
-// path").
+// product (every tile's last rows masked) took longer than 16 x 16 (docs/perf/blocking.md).
 #pragma once
 
 #include <immintrin.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// table_avx2.cpp: the registration table of the AVX2+FMA kernels (compiled with the ISA flags
-// of its folder, linalg/CMakeLists.txt).
+// table_avx2.cpp: the registration table of the AVX2+FMA kernels: gemm's and the TRSM/POTRF
+// leaves (kernels/chol_leaf.hpp), compiled with the ISA flags of its folder
+// (linalg/CMakeLists.txt).
 //
 // mc, kc, nc (BLIS rules): a kc x NR micro-panel of B in L1 (256 x 6 x 8 B = 12 KiB), an
 // mc x kc block of A in about half of L2 (192 x 256 x 8 B = 384 KiB), the B panel in L3.

@@ -7,7 +7,7 @@
 // past row m), transposed in registers and stored as whole 256-bit columns of dst, rows past m
 // included. Whole-vector stores matter twice: scalar copies stalled on every element where the
 // strided loads aliased the stores (4 cycles an element), and the kernel's 256-bit loads that
-// followed narrower stores could not be forwarded from them (docs/gemm.md, "Small path").
+// followed narrower stores could not be forwarded from them (docs/perf/blocking.md).
 #pragma once
 
 #include <immintrin.h>

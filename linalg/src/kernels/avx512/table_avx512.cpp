@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// table_avx512.cpp: the registration table of the AVX-512 kernels (compiled with the ISA flags
-// of its folder, linalg/CMakeLists.txt).
+// table_avx512.cpp: the registration table of the AVX-512 kernels: gemm's and the TRSM/POTRF
+// leaves (kernels/chol_leaf.hpp), compiled with the ISA flags of its folder
+// (linalg/CMakeLists.txt).
 //
 // mc, kc, nc (BLIS rules): a kc x NR micro-panel of B stays in L1 (256 x 8 x 8 B = 16 KiB;
 // float 512 x 8 x 4 B = 16 KiB), an mc x kc block of A takes about half of a 1 MiB L2 (240 x

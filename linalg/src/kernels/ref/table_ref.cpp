@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// table_ref.cpp: the registration table of the portable reference kernels (no ISA flags: its
-// folder gets none, linalg/CMakeLists.txt).
+// table_ref.cpp: the registration table of the portable reference kernels: gemm's and the
+// TRSM/POTRF leaves (kernels/chol_leaf.hpp), with no ISA flags (its folder gets none,
+// linalg/CMakeLists.txt).
 //
 // These kernels exist for portability and as the test oracle; their blocking is sized for
 // the caches of any x86-64 (32 KiB L1d, 256 KiB L2), not tuned. small_n = 0: the reference
