@@ -13,8 +13,8 @@
 #include <optional>
 #include <string_view>
 
-#include "level3/level3_internal.hpp"
 #include "dense_bench.hpp"
+#include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/isa.hpp"
 #include "teamla/linalg/workspace.hpp"

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "engine_impl.hpp"
+#include "cpu_engine_impl.hpp"
 #include "teamla/linalg/isa.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/process.hpp"
@@ -80,8 +80,8 @@ CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
   tuning.spin_polls = config.spin_polls;
   tuning.warm_up = config.warm_up;
   // per_call builds a Pool per call; its workers are reused from the previous call's pool
-  // (team/src/reservoir.hpp), except under legacy, which keeps threadteam 0.1.3's spawn and
-  // join per call so that the faer#107 per-call arm stays reproducible.
+  // (team/src/reservoir.hpp), except under legacy, whose arm measures a spawn and join per call
+  // (docs/waits.md).
   builder_.threads(config.threads)
       .policy(config.wait_policy)
       .tuning(tuning)

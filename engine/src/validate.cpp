@@ -12,9 +12,11 @@
 namespace teamla::engine::detail {
 namespace {
 
+using linalg::Diag;
 using linalg::index_t;
 using linalg::InvalidArgument;
 using linalg::Layout;
+using linalg::Side;
 
 std::string shape(index_t rows, index_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -94,10 +96,6 @@ index_t op_cols(Op op, const MatrixView<T>& v) {
   return op == Op::none ? v.cols : v.rows;
 }
 
-}  // namespace
-
-namespace {
-
 // throw_bad_gemm_shapes(): op(A), op(B) and C do not conform. Cold, as throw_bad_view().
 [[gnu::cold, gnu::noinline]] void throw_bad_gemm_shapes(const char* r, index_t m, index_t k,
                                                         index_t b_rows, index_t b_cols,
@@ -115,8 +113,8 @@ namespace {
 
 template <class T>
 void validate_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView<const T>& b,
-                   const MatrixView<T>& c, const char* routine) {
-  const char* r = routine;
+                   const MatrixView<T>& c) {
+  const char* r = "gemm";
   check_op(r, "op_a", op_a);
   check_op(r, "op_b", op_b);
   check_view(r, "A", a);
@@ -126,43 +124,6 @@ void validate_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixV
   const index_t b_rows = op_rows(op_b, b), b_cols = op_cols(op_b, b);
   if (b_rows != k || c.rows != m || c.cols != b_cols) {
     throw_bad_gemm_shapes(r, m, k, b_rows, b_cols, c.rows, c.cols);
-  }
-}
-
-namespace {
-
-// extent(): the elements one view spans (0 when empty).
-template <class T>
-index_t extent(MatrixView<T> v) {
-  if (v.rows == 0 || v.cols == 0) return 0;
-  return v.layout == Layout::col_major ? (v.cols - 1) * v.ld + v.rows
-                                       : (v.rows - 1) * v.ld + v.cols;
-}
-
-void check_stride(const char* name, index_t stride, index_t least, const std::string& why) {
-  if (stride < least) {
-    throw InvalidArgument("gemm_batch_strided", name,
-                          std::string(name) + " = " + std::to_string(stride) + " " + why);
-  }
-}
-
-}  // namespace
-
-template <class T>
-void validate_gemm_batch_strided(Op op_a, Op op_b, MatrixView<const T> a, index_t stride_a,
-                                 MatrixView<const T> b, index_t stride_b, MatrixView<T> c,
-                                 index_t stride_c, index_t count) {
-  validate_gemm(op_a, op_b, a, b, c, "gemm_batch_strided");
-  if (count < 0) {
-    throw InvalidArgument("gemm_batch_strided", "count",
-                          "count = " + std::to_string(count) + " is negative");
-  }
-  check_stride("stride_a", stride_a, 0, "is negative");
-  check_stride("stride_b", stride_b, 0, "is negative");
-  // The Cs may be written concurrently: none may overlap the next.
-  if (count > 1) {
-    check_stride("stride_c", stride_c, extent(c),
-                 "is less than the " + std::to_string(extent(c)) + " elements one C spans");
   }
 }
 
@@ -232,10 +193,7 @@ void validate_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, const cha
 
 #define TEAMLA_VALIDATE_INSTANTIATE(T)                                                           \
   template void validate_gemm<T>(Op, Op, const MatrixView<const T>&, const MatrixView<const T>&, \
-                                 const MatrixView<T>&, const char*);                             \
-  template void validate_gemm_batch_strided<T>(Op, Op, MatrixView<const T>, index_t,             \
-                                               MatrixView<const T>, index_t, MatrixView<T>,      \
-                                               index_t, index_t);                                \
+                                 const MatrixView<T>&);                                          \
   template void validate_trsm<T>(Side, Uplo, Op, Diag, MatrixView<const T>, MatrixView<T>);      \
   template void validate_syrk<T>(Uplo, Op, MatrixView<const T>, MatrixView<T>);                  \
   template void validate_potrf<T>(Uplo, MatrixView<T>, const char*);                             \

@@ -7,7 +7,7 @@
 #include <new>
 #include <utility>
 
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg {
 

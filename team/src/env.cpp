@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// env.cpp: PoolBuilder::apply_env(), the one place the TEAMLA_* runtime variables are read.
+// env.cpp: the one place the team reads the environment: PoolBuilder::apply_env() (the TEAMLA_*
+// runtime variables) and local_ranks() (the MPI launcher's).
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -9,7 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
+#include "teamla/team/process.hpp"
 
 namespace teamla::team {
 namespace {
@@ -54,6 +57,22 @@ PoolBuilder& PoolBuilder::apply_env() {
         parse_unsigned("TEAMLA_WARM_UP_MS", value, 0, 3'600'000, "milliseconds in [0, 3600000]"));
   }
   return *this;
+}
+
+namespace {
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
+constinit ProcessNumber<unsigned> g_local_ranks;
+}  // namespace
+
+unsigned local_ranks() {
+  return g_local_ranks.get([] {
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+      const char* text = std::getenv(name);
+      const long value = text == nullptr ? 0 : std::strtol(text, nullptr, 10);
+      if (value > 0) return static_cast<unsigned>(value);
+    }
+    return 1U;
+  });
 }
 
 }  // namespace teamla::team

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// pool.cpp: PoolBuilder, Pool, acquisition and the worker threads' loop.
+// pool.cpp: PoolBuilder, Pool and Pool::Impl: starting workers, posting jobs to them, keeping
+// the idle ones and stopping them. Pool::acquire() and the workers' loop (serve_jobs) are in
+// team.cpp, beside the teams and sections they serve.
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -14,7 +16,6 @@
 #include "reservoir.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
-#include "wait/staged_wait.hpp"
 
 namespace teamla::team {
 namespace {
@@ -78,8 +79,12 @@ std::unique_ptr<Pool> PoolBuilder::build() const {
   if (count == 0) throw std::invalid_argument("teamla: a pool needs at least 1 thread, got 0");
   const bool reuse = reuse_ && !on_start_;
   if (reuse) {
-    if (auto idle = take_idle_pool(count, policy_, tuning_, name_)) {
-      return std::unique_ptr<Pool>(new Pool(std::move(idle), true));
+    const std::uint64_t now_ns = monotonic_ns();
+    const PoolKey key{count, policy_, tuning_, name_, count > affinity_cpu_count()};
+    if (std::unique_ptr<IdlePool> idle = take_idle_pool(key, now_ns)) {
+      std::unique_ptr<Pool::Impl> impl(static_cast<Pool::Impl*>(idle.release()));
+      impl->pressure.restart(now_ns);
+      return std::unique_ptr<Pool>(new Pool(std::move(impl), true));
     }
   }
   auto impl = std::make_unique<Pool::Impl>(count, policy_, tuning_);
@@ -137,11 +142,25 @@ Pool::Impl::Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTun
   pressure.start(tuning, monotonic_ns());
 }
 
-Pool::Impl::~Impl() { stop_workers(*this); }
+Pool::Impl::~Impl() { stop_workers(); }
+
+void Pool::Impl::stop_workers() {
+  for (WorkerSlot& slot : workers) {
+    if (slot.thread.joinable()) post(slot, Job{nullptr, 0, JobKind::stop});
+  }
+  for (WorkerSlot& slot : workers) {
+    if (slot.thread.joinable()) slot.thread.join();
+  }
+}
+
+bool Pool::Impl::matches(const PoolKey& key) const {
+  return requested == key.threads && policy == key.policy && tuning == key.tuning &&
+         name == key.name && oversubscribed == key.oversubscribed;
+}
 
 bool Pool::Impl::post(WorkerSlot& slot, const Job& job) {
   // Only in a fork: the member was posted its fork job and woken, so it is on its way; a
-  // short spin (1024 PAUSEs, ~30 us) covers a running member, yields cover a queued one.
+  // short spin (1024 PAUSEs) covers a running member, yields cover a queued one.
   for (std::uint32_t poll = 0; !has_taken_all(slot); ++poll) {
     if (poll < 1024) {
       cpu_relax();
@@ -185,86 +204,20 @@ void Pool::Impl::keep_started(std::size_t started) {
   note_shortfall(Shortfall::threads, missing);
 }
 
+void Pool::Impl::reserve(std::size_t count, std::vector<WorkerSlot*>& members) {
+  members.reserve(count);
+  std::lock_guard lock(idle_mutex);
+  while (members.size() < count && !idle.empty()) {
+    members.push_back(idle.back());
+    idle.pop_back();
+  }
+}
+
 void Pool::Impl::release(std::vector<WorkerSlot*>& members) {
   std::lock_guard lock(idle_mutex);
   // The team's first member ran last; it goes on top of the idle stack.
   for (auto it = members.rbegin(); it != members.rend(); ++it) idle.push_back(*it);
   members.clear();
-}
-
-namespace {
-
-// join_late(): runs what is left of the claimed section the worker was invited to late (it
-// may be long over: run_units claims before it touches anything). Returns the section's
-// Linger::park, which holds for the wait after it as after a section joined in time.
-bool join_late(Pool::Impl& pool, WorkerSlot& slot) {
-  Job job;
-  if (!slot.late.take(job)) return false;
-  if (run_units(pool, *job.board, job.generation, job.shared, job.rank, job.leader_cpu) > 0) {
-    pool.counters.late_joins.fetch_add(1, std::memory_order_relaxed);
-  }
-  return job.park_after;
-}
-
-}  // namespace
-
-bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
-  // The next wait spins at most after_wake_polls. A fresh worker has no job coming until a
-  // team posts one (a wake away): a full spin would only compete with its leader for the CPU
-  // if it was placed beside it (docs/team.md, "Members on their leader's CPU move").
-  bool short_spin = fresh;
-  int leader_cpu = -1;  // where the leader of the last section ran (spin_phase's avoid_cpu)
-  for (;;) {
-    const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
-    slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
-    wait_until(
-        pool, WaitSite::member, slot.parker,
-        [&] { return slot.posted.load(std::memory_order_acquire) != seen || slot.late.pending(); },
-        short_spin ? WaitHint::after_wake : WaitHint::none, leader_cpu);
-    if (slot.posted.load(std::memory_order_acquire) == seen) {
-      // The leader of a short section often posts the next while this worker still wakes
-      // for the last: that one comes as a late invitation, and its Linger::park with it.
-      short_spin = join_late(pool, slot);
-      continue;
-    }
-    const Job job = slot.job;
-    slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
-    switch (job.kind) {
-      case JobKind::stop:
-        return false;
-      case JobKind::end_nested:
-        return true;
-      case JobKind::wake:
-        short_spin = false;
-        break;
-      case JobKind::claim:
-        leader_cpu = job.leader_cpu;
-        if (run_units(pool, *job.board, job.generation, job.shared, job.rank, leader_cpu) == 0) {
-          pool.counters.idle_arrivals.fetch_add(1, std::memory_order_relaxed);
-        }
-        short_spin = job.park_after;
-        break;
-      case JobKind::run: {
-        Section::Shared& shared = *job.shared;
-        Section section(&shared, job.rank, shared.width);
-        slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
-        try {
-          shared.fn(shared.ctx, section);
-        } catch (...) {
-          shared.fail(std::current_exception());
-        }
-        // A member that woke its sleeping leader and shares its CPU (the scheduler often
-        // places a wakee beside its waker) would hold the leader off that CPU for its whole
-        // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
-        // member keeps its full spin there even when it runs beside the leader.
-        leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
-        const bool beside_leader = platform::current_cpu() == leader_cpu;
-        const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
-        short_spin = woke_leader && beside_leader;
-        break;
-      }
-    }
-  }
 }
 
 // ---- Pool ----
@@ -278,7 +231,7 @@ Pool::~Pool() {
   if (impl_->reusable && impl_->missing_threads == 0) {
     hand_back_pool(std::move(impl_));
   } else {
-    stop_workers(*impl_);
+    impl_->stop_workers();
   }
 }
 
@@ -313,25 +266,6 @@ WaitCounters raw_counters(const Pool::Impl& impl) {
 
 bool Pool::throttled() const {
   return impl_->oversubscribed || impl_->pressure.throttled_at(monotonic_ns());
-}
-
-Team Pool::acquire(std::size_t width) {
-  if (width == 0 || width > impl_->requested) {
-    throw std::invalid_argument("teamla: acquire(" + std::to_string(width) +
-                                ") needs a width in [1, " + std::to_string(impl_->requested) + "]");
-  }
-  auto members = std::make_unique<Team::Members>();
-  members->pool = impl_.get();
-  if (width > 1) {
-    members->workers.reserve(width - 1);
-    std::lock_guard lock(impl_->idle_mutex);
-    while (members->workers.size() < width - 1 && !impl_->idle.empty()) {
-      members->workers.push_back(impl_->idle.back());
-      impl_->idle.pop_back();
-    }
-  }
-  const std::size_t team_width = members->workers.size() + 1;
-  return Team(this, members.release(), team_width);
 }
 
 }  // namespace teamla::team

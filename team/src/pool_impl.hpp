@@ -1,42 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-// pool_impl.hpp: the runtime-private state of a pool, its workers, teams and sections.
+// pool_impl.hpp: the runtime-private state of a pool and its workers.
 //
 // Threads and ownership:
 //  - Pool::Impl is shared by the pool's workers and every team acquired from it; it outlives
-//    them all (the Pool joins its workers in its destructor and teams must be gone by then).
+//    them all (the Pool joins its workers in its destructor, or hands the Impl to the
+//    reservoir, and teams must be gone by then).
 //  - WorkerSlot is one worker's mailbox. Exactly one thread posts to it at a time: the leader
 //    of the team (or child team) that holds the worker, once the worker has taken its previous
 //    job. The worker alone takes jobs from it.
-//  - Team::Members is the reservation of a team; only its leader thread touches it.
-//  - Section::Shared lives on the leader's stack for one section; members reach it through
-//    their job and stop touching it when they arrive at its Completion.
+// A job carries a section's state (SectionShared, team.cpp), which the pool never reads.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "sync/barrier.hpp"
+#include "reservoir.hpp"
 #include "sync/claim_board.hpp"
-#include "sync/completion.hpp"
 #include "sync/late_invite.hpp"
-#include "sync/parker.hpp"
 #include "sync/std_sync.hpp"
 #include "teamla/team/pool.hpp"
-#include "teamla/team/team.hpp"
 #include "teamla/team/wait_policy.hpp"
 #include "wait/pressure.hpp"
+#include "wait/wait_context.hpp"
 
 namespace teamla::team {
 
-using Parker = sync::Parker<sync::StdSync>;
 using ClaimBoard = sync::ClaimBoard<sync::StdSync>;
+struct SectionShared;
 
 // run: a static section (the member must run); claim: a claimed section (the member claims
 // units of `generation` on `board` and may find none); end_nested, stop: leave the loop.
@@ -45,7 +41,7 @@ using ClaimBoard = sync::ClaimBoard<sync::StdSync>;
 enum class JobKind : std::uint8_t { run, claim, wake, end_nested, stop };
 
 struct Job {
-  Section::Shared* shared = nullptr;  // claim: read only after a unit has been claimed
+  SectionShared* shared = nullptr;  // claim: read only after a unit has been claimed
   std::uint32_t rank = 0;
   JobKind kind = JobKind::run;
   ClaimBoard* board = nullptr;  // claim only
@@ -76,26 +72,8 @@ struct alignas(64) WorkerSlot {
   std::thread thread;
 };
 
-// CounterCells: the pool's wait counters. Relaxed RMWs; sleeps are rare and a section's
-// increment is one uncontended RMW by its leader.
-struct CounterCells {
-  std::atomic<std::uint64_t> join_sleeps{0};
-  std::atomic<std::uint64_t> barrier_sleeps{0};
-  std::atomic<std::uint64_t> member_parks{0};
-  std::atomic<std::uint64_t> preemptions{0};
-  std::atomic<std::uint64_t> throttle_activations{0};
-  std::atomic<std::uint64_t> stacked_waits{0};
-  std::atomic<std::uint64_t> sections{0};
-  std::atomic<std::uint64_t> members_left_out{0};
-  std::atomic<std::uint64_t> idle_arrivals{0};
-  std::atomic<std::uint64_t> late_joins{0};
-  std::atomic<std::uint64_t> cpu_moves{0};
-  std::atomic<std::uint64_t> wakes_ahead{0};
-  std::atomic<std::uint64_t> budget_narrowed{0};
-  std::atomic<std::uint64_t> budget_leaves{0};
-};
-
-struct Pool::Impl {
+// Pool::Impl is the reservoir's one kind of IdlePool: a reusable pool is handed back whole.
+struct Pool::Impl final : IdlePool {
   std::size_t threads = 1;          // the leader and the workers that started
   std::size_t requested = 1;        // what the builder asked for (the reservoir matches on it)
   std::size_t missing_threads = 0;  // workers that could not be started (requested - threads)
@@ -107,9 +85,8 @@ struct Pool::Impl {
   std::function<void(std::size_t)> on_start;
   // More pool threads than CPUs in the builder's affinity set: waits use the throttled budget.
   bool oversubscribed = false;
-  // reuse_threads(): handed back to the reservoir instead of joined; when it was handed back.
+  // reuse_threads(): handed back to the reservoir instead of joined.
   bool reusable = false;
-  std::uint64_t idle_since_ns = 0;
 
   std::vector<WorkerSlot> workers;  // requested - 1 slots; never resized after build
 
@@ -117,14 +94,14 @@ struct Pool::Impl {
   std::mutex idle_mutex;
   std::vector<WorkerSlot*> idle;
 
-  // The one parker that leaders in join and participants in barriers sleep on. It lives here
-  // and not in the section, because the last member wakes it after the leader may have freed
-  // the section.
   // Team::section_cost_ns(): measured once, at width `section_cost_width`; 0 until then.
   std::atomic<double> section_cost_ns{0.0};
   std::atomic<std::size_t> section_cost_width{0};
   std::atomic<std::uint64_t> section_cost_expires_ns{0};  // 0: for good
 
+  // The one parker that leaders in join and participants in barriers sleep on. It lives here
+  // and not in the section, because the last member wakes it after the leader may have freed
+  // the section.
   alignas(64) Parker sync;
   alignas(64) CounterCells counters;
   // The members the process budget has granted this pool's sections and not yet had back
@@ -135,10 +112,16 @@ struct Pool::Impl {
 
   Impl(std::size_t thread_count, WaitPolicy wait_policy, const WaitTuning& wait_tuning);
   // Stops any worker still running: an Impl dropped on an error path (no memory for the Pool
-  // that was to own it) must not take running threads down with it.
-  ~Impl();
+  // that was to own it), or by the reservoir, must not take running threads down with it.
+  ~Impl() override;
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
+
+  // waits(): this pool as its waits see it (wait/wait_context.hpp).
+  [[nodiscard]] WaitContext waits() {
+    return {policy, tuning, spin_budget, oversubscribed, pressure, counters, members_granted};
+  }
+  [[nodiscard]] bool matches(const PoolKey& key) const override;
   // post() hands `job` to the worker; true when the worker was asleep and had to be woken.
   bool post(WorkerSlot& slot, const Job& job);
   // try_post() posts only to a worker that has taken every earlier job; false leaves it out.
@@ -148,65 +131,20 @@ struct Pool::Impl {
   void post_wake(WorkerSlot& slot);
   // invite_late() hands a claim job to a worker that try_post left out (see WorkerSlot).
   void invite_late(WorkerSlot& slot, const Job& job);
+  // reserve() moves up to `count` idle workers into `members`, the most recently released
+  // first; release() gives them back, the first of `members` on top. Both hold idle_mutex.
+  void reserve(std::size_t count, std::vector<WorkerSlot*>& members);
   void release(std::vector<WorkerSlot*>& members);
+  // stop_workers(): posts stop to every running worker and joins it.
+  void stop_workers();
   // keep_started(): after a failed thread start, the pool serves with the `started` workers
   // it has (the others never appear in `idle`), and the shortfall is reported.
   void keep_started(std::size_t started);
 };
 
-struct Team::Members {
-  Pool::Impl* pool = nullptr;
-  // Reserved workers in wake order: a section of width w uses the first w-1, so the members
-  // that ran last are always the ones used next (hot caches), and the tail stays parked.
-  std::vector<WorkerSlot*> workers;
-  bool borrowed = false;  // a fork's child team: its workers go back to the parent, not the pool
-};
-
-struct Section::Shared {
-  using Fn = void (*)(void*, Section&);
-  Shared(Fn body, void* context, std::size_t section_width, Pool::Impl& owner)
-      : fn(body),
-        ctx(context),
-        width(section_width),
-        pool(&owner),
-        done(static_cast<std::uint32_t>(section_width - 1)),
-        barrier(static_cast<std::uint32_t>(section_width)) {}
-
-  // fail() records the first exception and cancels the section (waking barrier sleepers).
-  void fail(std::exception_ptr exception);
-
-  // A claimed section's body and board (unit_fn == nullptr: a static section).
-  using UnitFn = void (*)(void*, Section&, std::size_t);
-  UnitFn unit_fn = nullptr;
-  ClaimBoard* board = nullptr;
-  std::uint64_t generation = 0;
-
-  Fn fn;
-  void* ctx;
-  std::size_t width;
-  Pool::Impl* pool;
-  sync::Completion<sync::StdSync> done;
-  sync::Barrier<sync::StdSync> barrier;
-  // The leader's CPU (current_cpu()) at the start and at each of its waits, read by members.
-  std::atomic<int> leader_cpu{-1};
-  // The members' slots (ranks 1 .. width-1), whose `cpu` the leader's waits read.
-  WorkerSlot* const* member_slots = nullptr;
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;  // written once by the thread that set `failed`
-  // A claimed section whose members the process budget granted (cpu_budget.hpp), and the
-  // members that gave their slot back and left it (written before their unit's finish).
-  bool budgeted = false;
-  std::atomic<std::uint32_t> members_left{0};
-};
-
-// run_units(): claim and run units of the claimed section `generation` on `board` until none
-// is left; the section's state is read only after a claim. Returns the units it ran. A
-// member (rank > 0) on `leader_cpu` moves off it before its first unit.
-std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
-                      Section::Shared* shared, std::size_t rank, int leader_cpu);
-
-// The worker-thread side: serve jobs posted to `slot` until a stop (returns false) or the end
-// of a nested fork loop (returns true). `fresh`: a new worker, whose first wait spins briefly.
+// serve_jobs(): a worker thread's loop, in team.cpp beside the leader's side of each job:
+// serve jobs posted to `slot` until a stop (returns false) or the end of a nested fork loop
+// (returns true). `fresh`: a new worker, whose first wait spins briefly.
 bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh = false);
 
 // raw_counters() snapshots the counters of `impl` since it was built.
@@ -214,5 +152,9 @@ WaitCounters raw_counters(const Pool::Impl& impl);
 
 // current_worker() is the slot of the calling worker thread, or nullptr on other threads.
 WorkerSlot* current_worker();
+
+// members_not_running() (team.hpp) counts the calling thread's posts here that found their
+// worker asleep or not yet at its previous job.
+std::uint64_t members_not_running();
 
 }  // namespace teamla::team

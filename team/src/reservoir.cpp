@@ -15,9 +15,14 @@
 namespace teamla::team {
 namespace {
 
+struct Kept {
+  std::unique_ptr<IdlePool> pool;
+  std::uint64_t idle_since_ns = 0;  // when it was handed back
+};
+
 struct Reservoir {
   std::mutex mutex;
-  std::vector<std::unique_ptr<Pool::Impl>> idle;  // most recently handed back last
+  std::vector<Kept> idle;  // most recently handed back last
 };
 
 // The reservoir of this process. Immortal: a static destructor would join workers while a
@@ -46,18 +51,15 @@ Reservoir& reservoir() {
 }
 
 // take_expired(): removes the idle pools past their lifetime or beyond kIdlePools (oldest
-// first); the caller stops them outside the lock.
-std::vector<std::unique_ptr<Pool::Impl>> take_expired(Reservoir& r, std::uint64_t now_ns) {
-  std::vector<std::unique_ptr<Pool::Impl>> expired;
+// first); the caller drops them, which stops their workers, outside the lock.
+std::vector<Kept> take_expired(Reservoir& r, std::uint64_t now_ns) {
+  std::vector<Kept> expired;
   // The only allocation, before any pool moves: without memory nothing has changed.
   expired.reserve(r.idle.size());
-  const auto aged = [&](const std::unique_ptr<Pool::Impl>& impl) {
-    return now_ns - impl->idle_since_ns > kIdleLifetimeNs;
-  };
-  for (auto& impl : r.idle) {
-    if (aged(impl)) expired.push_back(std::move(impl));
+  for (Kept& kept : r.idle) {
+    if (now_ns - kept.idle_since_ns > kIdleLifetimeNs) expired.push_back(std::move(kept));
   }
-  std::erase(r.idle, nullptr);
+  std::erase_if(r.idle, [](const Kept& kept) { return kept.pool == nullptr; });
   while (r.idle.size() > kIdlePools) {  // the oldest first
     expired.push_back(std::move(r.idle.front()));
     r.idle.erase(r.idle.begin());
@@ -65,60 +67,41 @@ std::vector<std::unique_ptr<Pool::Impl>> take_expired(Reservoir& r, std::uint64_
   return expired;
 }
 
-void stop_all(std::vector<std::unique_ptr<Pool::Impl>>& pools) {
-  for (auto& impl : pools) stop_workers(*impl);
-}
-
 }  // namespace
 
-void stop_workers(Pool::Impl& impl) {
-  for (WorkerSlot& slot : impl.workers) {
-    if (slot.thread.joinable()) impl.post(slot, Job{nullptr, 0, JobKind::stop});
-  }
-  for (WorkerSlot& slot : impl.workers) {
-    if (slot.thread.joinable()) slot.thread.join();
-  }
-}
-
-std::unique_ptr<Pool::Impl> take_idle_pool(std::size_t threads, WaitPolicy policy,
-                                           const WaitTuning& tuning, const std::string& name) {
+std::unique_ptr<IdlePool> take_idle_pool(const PoolKey& key, std::uint64_t now_ns) {
   Reservoir& r = reservoir();
-  const std::uint64_t now_ns = monotonic_ns();
-  const bool oversubscribed = threads > affinity_cpu_count();
-  std::unique_ptr<Pool::Impl> found;
-  std::vector<std::unique_ptr<Pool::Impl>> expired;
+  std::unique_ptr<IdlePool> found;
+  std::vector<Kept> expired;
   {
     std::lock_guard lock(r.mutex);
     expired = take_expired(r, now_ns);
     for (auto it = r.idle.rbegin(); it != r.idle.rend(); ++it) {
-      Pool::Impl& impl = **it;
-      if (impl.requested == threads && impl.policy == policy && impl.tuning == tuning &&
-          impl.name == name && impl.oversubscribed == oversubscribed) {
-        found = std::move(*it);
+      if (it->pool->matches(key)) {
+        found = std::move(it->pool);
         r.idle.erase(std::next(it).base());
         break;
       }
     }
   }
-  stop_all(expired);
-  if (found) found->pressure.restart(now_ns);
+  expired.clear();  // stops their workers
   return found;
 }
 
-void hand_back_pool(std::unique_ptr<Pool::Impl> impl) {
+void hand_back_pool(std::unique_ptr<IdlePool> pool) {
   Reservoir& r = reservoir();
   const std::uint64_t now_ns = monotonic_ns();
-  impl->idle_since_ns = now_ns;
-  std::vector<std::unique_ptr<Pool::Impl>> expired;
+  Kept kept{std::move(pool), now_ns};
+  std::vector<Kept> expired;
   try {
     std::lock_guard lock(r.mutex);
-    r.idle.push_back(std::move(impl));  // on failure `impl` is still ours
+    r.idle.push_back(std::move(kept));  // on failure `kept` is still ours (a noexcept move)
     expired = take_expired(r, now_ns);
   } catch (const std::bad_alloc&) {
-    // No memory to keep it: a pool still held here is stopped by its destructor below, and
-    // expired pools wait for the next hand-back.
+    // No memory to keep it: a pool still held here is stopped when `kept` is dropped below,
+    // and expired pools wait for the next hand-back.
   }
-  stop_all(expired);
+  expired.clear();  // stops their workers
 }
 
 }  // namespace teamla::team

@@ -1,22 +1,81 @@
 // SPDX-License-Identifier: Apache-2.0
-// team.cpp: Team (run, fork, release), Section::barrier and section failure.
+// team.cpp: teams and their sections: a section's shared state, Team (run, run_claimed, fork,
+// release), Section's waits, Pool::acquire() and the workers' side of every job (serve_jobs).
+// Team::section_cost_ns() is in section_cost.cpp.
+//
+// Threads and ownership:
+//  - Team::Members is the reservation of a team; only its leader thread touches it.
+//  - SectionShared lives on the leader's stack for one section; members reach it through
+//    their job and stop touching it when they arrive at its Completion (a static section) or
+//    finish their last unit (a claimed one).
 #include <algorithm>
-#include <array>
+#include <atomic>
+#include <exception>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "budget.hpp"
 #include "platform/affinity.hpp"
 #include "platform/thread.hpp"
 #include "pool_impl.hpp"
+#include "sync/barrier.hpp"
+#include "sync/completion.hpp"
 #include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
 #include "wait/staged_wait.hpp"
 
 namespace teamla::team {
 
-void Section::Shared::fail(std::exception_ptr exception) {
+struct Team::Members {
+  Pool::Impl* pool = nullptr;
+  // Reserved workers in wake order: a section of width w uses the first w-1, so the members
+  // that ran last are always the ones used next (hot caches), and the tail stays parked.
+  std::vector<WorkerSlot*> workers;
+  bool borrowed = false;  // a fork's child team: its workers go back to the parent, not the pool
+};
+
+struct SectionShared {
+  using Fn = void (*)(void*, Section&);
+  SectionShared(Fn body, void* context, std::size_t section_width, Pool::Impl& owner)
+      : fn(body),
+        ctx(context),
+        width(section_width),
+        pool(&owner),
+        done(static_cast<std::uint32_t>(section_width - 1)),
+        barrier(static_cast<std::uint32_t>(section_width)) {}
+
+  // fail() records the first exception and cancels the section (waking barrier sleepers).
+  void fail(std::exception_ptr exception);
+
+  // A claimed section's body and board (unit_fn == nullptr: a static section).
+  using UnitFn = void (*)(void*, Section&, std::size_t);
+  UnitFn unit_fn = nullptr;
+  ClaimBoard* board = nullptr;
+  std::uint64_t generation = 0;
+
+  Fn fn;
+  void* ctx;
+  std::size_t width;
+  Pool::Impl* pool;
+  sync::Completion<sync::StdSync> done;
+  sync::Barrier<sync::StdSync> barrier;
+  // The leader's CPU (current_cpu()) at the start and at each of its waits, read by members.
+  std::atomic<int> leader_cpu{-1};
+  // The members' slots (ranks 1 .. width-1), whose `cpu` the leader's waits read.
+  WorkerSlot* const* member_slots = nullptr;
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // written once by the thread that set `failed`
+  // A claimed section whose members the process budget granted (cpu_budget.hpp), and the
+  // members that gave their slot back and left it (written before their unit's finish).
+  bool budgeted = false;
+  std::atomic<std::uint32_t> members_left{0};
+};
+
+void SectionShared::fail(std::exception_ptr exception) {
   if (!failed.exchange(true, std::memory_order_acq_rel)) error = std::move(exception);
   barrier.cancel(pool->sync);
 }
@@ -44,11 +103,9 @@ class LeaderWait {
 
 // shares_cpu_with_partner(): whether the caller runs on the CPU of a participant it may be
 // waiting for: a member on the leader's CPU, or the leader on the CPU a member last reported
-// (WorkerSlot::cpu). That participant cannot run while the caller spins. Measured: in a 2-thread
-// dpotrf at n = 1024, the member, woken onto the leader's CPU, preempted the leader and then spun
-// at the step's barrier for it; the step took 12-17 ms instead of 2.5 ms (docs/team.md, "Stacked
-// waits").
-bool shares_cpu_with_partner(Section::Shared& shared, std::size_t rank) {
+// (WorkerSlot::cpu). That participant cannot run while the caller spins (docs/team.md,
+// "Stacked waits").
+bool shares_cpu_with_partner(SectionShared& shared, std::size_t rank) {
   const int cpu = platform::current_cpu();
   if (rank != 0) return cpu == shared.leader_cpu.load(std::memory_order_relaxed);
   shared.leader_cpu.store(cpu, std::memory_order_relaxed);
@@ -58,13 +115,21 @@ bool shares_cpu_with_partner(Section::Shared& shared, std::size_t rank) {
   return false;
 }
 
+// check_width(): a section's width must be in [1, the team's width].
+void check_width(std::size_t width, std::size_t team_width) {
+  if (width == 0 || width > team_width) {
+    throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
+                                std::to_string(team_width) + "] of this team");
+  }
+}
+
 }  // namespace
 
 std::uint64_t leader_wait_ns() { return t_leader_wait_ns; }
 
 void Section::barrier() {
   if (shared_ == nullptr) return;  // width 1
-  Shared& shared = *shared_;
+  SectionShared& shared = *shared_;
   if (shared.unit_fn != nullptr) {
     throw std::logic_error(
         "teamla: barrier() in a claimed section (a participant may never arrive); use wait_for");
@@ -74,8 +139,8 @@ void Section::barrier() {
   if (shared.barrier.arrive(shared.pool->sync)) return;
   const auto passed = [&] { return shared.barrier.passed(ticket) || shared.barrier.cancelled(); };
   const LeaderWait timed(rank_, passed);
-  if (!brief_spin(*shared.pool, passed)) {
-    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, passed,
+  if (!brief_spin(shared.pool->waits(), passed)) {
+    wait_until(shared.pool->waits(), WaitSite::barrier, shared.pool->sync, passed,
                shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
   }
   if (!shared.barrier.passed(ticket)) throw SectionCancelled();
@@ -87,12 +152,13 @@ void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
     throw std::logic_error(
         "teamla: wait_for() in an inline section on a condition no earlier unit made true");
   }
-  Shared& shared = *shared_;
+  SectionShared& shared = *shared_;
   const auto done = [&] { return ready(ctx) || shared.failed.load(std::memory_order_acquire); };
   const LeaderWait timed(rank_, done);
   if (shared.unit_fn == nullptr && shared.pool->policy == WaitPolicy::legacy) {
-    // The legacy arm of run_claimed: 0.1.3's barrier wait, which never sleeps.
-    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, done);
+    // run_claimed under the legacy policy (run_dealt): 0.1.3's barrier wait, which never
+    // sleeps.
+    wait_until(shared.pool->waits(), WaitSite::barrier, shared.pool->sync, done);
   } else if (shared.unit_fn == nullptr) {
     // A static section: nothing wakes a sleeper when another participant makes ready() true,
     // so this wait never sleeps; it yields once a short spin has not ended it.
@@ -103,15 +169,20 @@ void Section::wait_erased(bool (*ready)(const void*), const void* ctx) {
         platform::yield_now();
       }
     }
-  } else if (!brief_spin(*shared.pool, done)) {
-    wait_until(*shared.pool, WaitSite::barrier, shared.pool->sync, done,
+  } else if (!brief_spin(shared.pool->waits(), done)) {
+    wait_until(shared.pool->waits(), WaitSite::barrier, shared.pool->sync, done,
                shares_cpu_with_partner(shared, rank_) ? WaitHint::stacked : WaitHint::none);
   }
   if (!ready(ctx)) throw SectionCancelled();
 }
 
+namespace {
+
+// run_units(): claim and run units of the claimed section `generation` on `board` until none
+// is left; the section's state is read only after a claim. Returns the units it ran. A
+// member (rank > 0) on `leader_cpu` moves off it before its first unit.
 std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generation,
-                      Section::Shared* shared, std::size_t rank, int leader_cpu) {
+                      SectionShared* shared, std::size_t rank, int leader_cpu) {
   std::size_t ran = 0;
   std::uint32_t unit = 0;
   while (board.claim(generation, unit)) {
@@ -119,7 +190,7 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
     Section section(shared, rank, shared->width);
     if (ran == 0 && rank != 0 && leader_cpu >= 0 && platform::current_cpu() == leader_cpu &&
         platform::step_off_cpu(leader_cpu)) {
-      // A member woken onto its leader's CPU (this VM's kernel places a wakee beside its
+      // A member woken onto its leader's CPU (the scheduler often places a wakee beside its
       // waker) would only take turns with the leader: it moves to another CPU first.
       pool.counters.cpu_moves.fetch_add(1, std::memory_order_relaxed);
     }
@@ -145,6 +216,92 @@ std::size_t run_units(Pool::Impl& pool, ClaimBoard& board, std::uint64_t generat
     }
   }
   return ran;
+}
+
+// join_late(): runs what is left of the claimed section the worker was invited to late (it
+// may be long over: run_units claims before it touches anything). Returns the section's
+// Linger::park, which holds for the wait after it as after a section joined in time.
+bool join_late(Pool::Impl& pool, WorkerSlot& slot) {
+  Job job;
+  if (!slot.late.take(job)) return false;
+  if (run_units(pool, *job.board, job.generation, job.shared, job.rank, job.leader_cpu) > 0) {
+    pool.counters.late_joins.fetch_add(1, std::memory_order_relaxed);
+  }
+  return job.park_after;
+}
+
+}  // namespace
+
+bool serve_jobs(Pool::Impl& pool, WorkerSlot& slot, bool fresh) {
+  // The next wait spins at most after_wake_polls. A fresh worker has no job coming until a
+  // team posts one (a wake away): a full spin would only compete with its leader for the CPU
+  // if it was placed beside it (docs/team.md, "Members on their leader's CPU move").
+  bool short_spin = fresh;
+  int leader_cpu = -1;  // where the leader of the last section ran (spin_phase's avoid_cpu)
+  for (;;) {
+    const std::uint64_t seen = slot.taken.load(std::memory_order_relaxed);
+    slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
+    wait_until(
+        pool.waits(), WaitSite::member, slot.parker,
+        [&] { return slot.posted.load(std::memory_order_acquire) != seen || slot.late.pending(); },
+        short_spin ? WaitHint::after_wake : WaitHint::none, leader_cpu);
+    if (slot.posted.load(std::memory_order_acquire) == seen) {
+      // The leader of a short section often posts the next while this worker still wakes
+      // for the last: that one comes as a late invitation, and its Linger::park with it.
+      short_spin = join_late(pool, slot);
+      continue;
+    }
+    const Job job = slot.job;
+    slot.taken.store(seen + 1, std::memory_order_release);  // the slot may take the next job
+    switch (job.kind) {
+      case JobKind::stop:
+        return false;
+      case JobKind::end_nested:
+        return true;
+      case JobKind::wake:
+        short_spin = false;
+        break;
+      case JobKind::claim:
+        leader_cpu = job.leader_cpu;
+        if (run_units(pool, *job.board, job.generation, job.shared, job.rank, leader_cpu) == 0) {
+          pool.counters.idle_arrivals.fetch_add(1, std::memory_order_relaxed);
+        }
+        short_spin = job.park_after;
+        break;
+      case JobKind::run: {
+        SectionShared& shared = *job.shared;
+        Section section(&shared, job.rank, shared.width);
+        slot.cpu.store(platform::current_cpu(), std::memory_order_relaxed);
+        try {
+          shared.fn(shared.ctx, section);
+        } catch (...) {
+          shared.fail(std::current_exception());
+        }
+        // A member that woke its sleeping leader and shares its CPU (the scheduler often
+        // places a wakee beside its waker) would hold the leader off that CPU for its whole
+        // spin: it spins briefly. In back-to-back sections the leader never sleeps, so a
+        // member keeps its full spin there even when it runs beside the leader.
+        leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
+        const bool beside_leader = platform::current_cpu() == leader_cpu;
+        const bool woke_leader = shared.done.arrive(pool.sync);  // the last touch of `shared`
+        short_spin = woke_leader && beside_leader;
+        break;
+      }
+    }
+  }
+}
+
+// Pool::acquire() lives here, beside the Team it builds.
+Team Pool::acquire(std::size_t width) {
+  if (width == 0 || width > impl_->requested) {
+    throw std::invalid_argument("teamla: acquire(" + std::to_string(width) +
+                                ") needs a width in [1, " + std::to_string(impl_->requested) + "]");
+  }
+  auto members = std::make_unique<Team::Members>();
+  members->pool = impl_.get();
+  if (width > 1) impl_->reserve(width - 1, members->workers);
+  const std::size_t team_width = members->workers.size() + 1;
+  return Team(this, members.release(), team_width);
 }
 
 Team::Team(Team&& other) noexcept
@@ -195,17 +352,14 @@ bool woken_members_started(const Pool::Impl& pool, const Team::Members& members,
 }  // namespace
 
 void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
-  if (width == 0 || width > width_) {
-    throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
-                                std::to_string(width_) + "] of this team");
-  }
+  check_width(width, width_);
   if (width == 1) {
     Section solo(nullptr, 0, 1);
     fn(ctx, solo);
     return;
   }
   Pool::Impl& pool = *members_->pool;
-  Section::Shared shared(fn, ctx, width, pool);
+  SectionShared shared(fn, ctx, width, pool);
   shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
   shared.member_slots = members_->workers.data();
   // Highest rank first: in a fork, a child leader posts to the ranks above it, and by the time
@@ -223,14 +377,14 @@ void Team::run_erased(std::size_t width, SectionFn fn, void* ctx) {
   }
   const auto finished = [&] { return shared.done.finished(); };
   const LeaderWait timed(0, finished);
-  if (!brief_spin(pool, finished)) {
+  if (!brief_spin(pool.waits(), finished)) {
     WaitHint hint = WaitHint::none;
     if (shares_cpu_with_partner(shared, 0)) {
       hint = WaitHint::stacked;
     } else if (woke_member && !woken_members_started(pool, *members_, width)) {
       hint = WaitHint::after_wake;
     }
-    wait_until(pool, WaitSite::join, pool.sync, finished, hint);
+    wait_until(pool.waits(), WaitSite::join, pool.sync, finished, hint);
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
@@ -244,79 +398,102 @@ void Team::wake_members(std::size_t width) {
   for (std::size_t rank = 1; rank < ranks; ++rank) pool.post_wake(*members_->workers[rank - 1]);
 }
 
+namespace {
+
+using UnitFn = void (*)(void*, Section&, std::size_t);
+
+// run_inline(): a claimed section's units in unit order on the calling thread.
+void run_inline(UnitFn fn, void* ctx, std::size_t units) {
+  Section solo(nullptr, 0, 1);
+  for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
+}
+
+// run_dealt(): run_claimed under the legacy policy, as threadteam 0.1.3 ran it (faer#107's
+// slow mode): a static split, units dealt out by rank, joined by every participant.
+void run_dealt(Team& team, std::size_t width, std::size_t units, UnitFn fn, void* ctx) {
+  team.run(width, [&](Section& s) {
+    for (std::size_t unit = s.rank(); unit < units; unit += s.width()) fn(ctx, s, unit);
+  });
+}
+
+// grant_members(): how many of `wanted` members a claimed section gets. Within a call
+// (`budgeted`), only those the process budget has free CPUs for now (cpu_budget.hpp); they
+// count in pool.members_granted until the join returns them.
+std::size_t grant_members(Pool::Impl& pool, bool budgeted, std::size_t wanted) {
+  const std::size_t granted = budgeted ? budget::grant_members(wanted) : wanted;
+  if (granted < wanted) pool.counters.budget_narrowed.fetch_add(1, std::memory_order_relaxed);
+  if (budgeted && granted != 0) pool.members_granted.fetch_add(granted, std::memory_order_relaxed);
+  return granted;
+}
+
+// post_claims(): posts the claim job of `shared` to its members in wake order (the one that
+// ran last first). One that has not yet taken its job of an earlier section (woken but not yet
+// running) is not waited for: it is invited to join this section late, and takes what units
+// are left when it gets there (WorkerSlot).
+void post_claims(Pool::Impl& pool, SectionShared& shared, Team::Linger linger) {
+  const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
+  for (std::size_t rank = 1; rank < shared.width; ++rank) {
+    WorkerSlot& slot = *shared.member_slots[rank - 1];
+    const Job job{.shared = &shared,
+                  .rank = static_cast<std::uint32_t>(rank),
+                  .kind = JobKind::claim,
+                  .board = shared.board,
+                  .generation = shared.generation,
+                  .leader_cpu = leader_cpu,
+                  .park_after = linger == Team::Linger::park};
+    if (!pool.try_post(slot, job)) pool.invite_late(slot, job);
+  }
+}
+
+// join_units(): the leader's join of a claimed section: it waits for every unit to finish,
+// never for a member.
+void join_units(Pool::Impl& pool, SectionShared& shared) {
+  const ClaimBoard& board = *shared.board;
+  const auto finished = [&] { return board.all_finished(); };
+  const LeaderWait timed(0, finished);
+  if (!brief_spin(pool.waits(), finished)) {
+    wait_until(pool.waits(), WaitSite::join, pool.sync, finished,
+               shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);
+  }
+}
+
+}  // namespace
+
 void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, void* ctx,
                               Linger linger) {
-  if (width == 0 || width > width_) {
-    throw std::invalid_argument("teamla: section width " + std::to_string(width) + " outside [1, " +
-                                std::to_string(width_) + "] of this team");
-  }
+  check_width(width, width_);
   if (units > ClaimBoard::kMaxUnits) {
     throw std::invalid_argument("teamla: " + std::to_string(units) +
                                 " units in one claimed section, more than " +
                                 std::to_string(ClaimBoard::kMaxUnits));
   }
   if (width == 1 || units <= 1) {
-    Section solo(nullptr, 0, 1);
-    for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
+    run_inline(fn, ctx, units);
     return;
   }
   Pool::Impl& pool = *members_->pool;
   if (pool.policy == WaitPolicy::legacy) {
-    // threadteam 0.1.3: a static split, joined by every participant (the faer#107 arm).
-    struct Static {
-      UnitFn fn;
-      void* ctx;
-      std::size_t units;
-    } plan{fn, ctx, units};
-    run(width, [&plan](Section& s) {
-      for (std::size_t unit = s.rank(); unit < plan.units; unit += s.width()) {
-        plan.fn(plan.ctx, s, unit);
-      }
-    });
+    run_dealt(*this, width, units, fn, ctx);
     return;
   }
-  // Within a call, members only from the CPUs the process budget has free now
-  // (cpu_budget.hpp).
   const bool budgeted = budget::in_call();
-  const std::size_t granted = budgeted ? budget::grant_members(width - 1) : width - 1;
-  if (granted + 1 < width) pool.counters.budget_narrowed.fetch_add(1, std::memory_order_relaxed);
-  if (budgeted && granted != 0) pool.members_granted.fetch_add(granted, std::memory_order_relaxed);
+  const std::size_t granted = grant_members(pool, budgeted, width - 1);
   if (granted == 0) {
-    Section solo(nullptr, 0, 1);
-    for (std::size_t unit = 0; unit < units; ++unit) fn(ctx, solo, unit);
+    run_inline(fn, ctx, units);
     return;
   }
   width = granted + 1;
   ClaimBoard& board = members_->workers.front()->board;
-  Section::Shared shared(nullptr, ctx, width, pool);
+  SectionShared shared(nullptr, ctx, width, pool);
   shared.budgeted = budgeted;
   shared.unit_fn = fn;
   shared.board = &board;
   shared.leader_cpu.store(platform::current_cpu(), std::memory_order_relaxed);
   shared.member_slots = members_->workers.data();
   shared.generation = board.open(static_cast<std::uint32_t>(units));
-  // Members in wake order (the one that ran last first). One that has not yet taken its job of
-  // an earlier section (woken but not yet running) is not waited for: it is invited to join
-  // this section late, and takes what units are left when it gets there (WorkerSlot).
-  const int leader_cpu = shared.leader_cpu.load(std::memory_order_relaxed);
-  for (std::size_t rank = 1; rank < width; ++rank) {
-    WorkerSlot& slot = *members_->workers[rank - 1];
-    const Job job{.shared = &shared,
-                  .rank = static_cast<std::uint32_t>(rank),
-                  .kind = JobKind::claim,
-                  .board = &board,
-                  .generation = shared.generation,
-                  .leader_cpu = leader_cpu,
-                  .park_after = linger == Linger::park};
-    if (!pool.try_post(slot, job)) pool.invite_late(slot, job);
-  }
+  post_claims(pool, shared, linger);
   run_units(pool, board, shared.generation, &shared, 0, -1);
-  const auto finished = [&] { return board.all_finished(); };
-  const LeaderWait timed(0, finished);
-  if (!brief_spin(pool, finished)) {
-    wait_until(pool, WaitSite::join, pool.sync, finished,
-               shares_cpu_with_partner(shared, 0) ? WaitHint::stacked : WaitHint::none);
-  }
+  join_units(pool, shared);
   if (budgeted) {
     const std::size_t kept = granted - shared.members_left.load(std::memory_order_relaxed);
     pool.members_granted.fetch_sub(kept, std::memory_order_relaxed);
@@ -324,111 +501,6 @@ void Team::run_claimed_erased(std::size_t width, std::size_t units, UnitFn fn, v
   }
   pool.counters.sections.fetch_add(1, std::memory_order_relaxed);
   if (shared.failed.load(std::memory_order_acquire)) std::rethrow_exception(shared.error);
-}
-
-namespace {
-// The last measurement in the process: a pool built per call without reuse (the legacy arm)
-// takes it instead of measuring again in every call.
-std::atomic<double> g_section_cost_ns{0.0};
-std::atomic<std::size_t> g_section_cost_width{0};
-// After a failed measurement (below), no pool of the process measures again before
-// g_section_cost_retry_ns: pools built per call would otherwise each spend a failed
-// measurement's ~1 ms. g_section_cost_failures counts the failures in a row.
-std::atomic<std::uint64_t> g_section_cost_retry_ns{0};
-std::atomic<std::uint32_t> g_section_cost_failures{0};
-// kRendezvousNs: a measuring section's unit waits at most this long for every unit to be
-// claimed; a failed measurement reports it as the (provisional) cost.
-constexpr std::uint64_t kRendezvousNs = 200'000;
-}  // namespace
-
-bool Team::section_cost_measured(std::size_t width) const {
-  width = std::min(width, width_);
-  if (width <= 1) return true;
-  const Pool::Impl& pool = *members_->pool;
-  return pool.section_cost_width.load(std::memory_order_acquire) == width &&
-         pool.section_cost_expires_ns.load(std::memory_order_relaxed) == 0;
-}
-
-double Team::section_cost_ns(std::size_t width) {
-  width = std::min(width, width_);
-  if (width <= 1) return 0.0;
-  Pool::Impl& pool = *members_->pool;
-  if (pool.section_cost_width.load(std::memory_order_acquire) == width) {
-    const std::uint64_t expires = pool.section_cost_expires_ns.load(std::memory_order_relaxed);
-    if (expires == 0 || monotonic_ns() < expires) {
-      return pool.section_cost_ns.load(std::memory_order_relaxed);
-    }
-  } else if (g_section_cost_width.load(std::memory_order_acquire) == width) {
-    return g_section_cost_ns.load(std::memory_order_relaxed);
-  } else if (monotonic_ns() < g_section_cost_retry_ns.load(std::memory_order_relaxed)) {
-    return static_cast<double>(kRendezvousNs);  // provisional: failed moments ago
-  }
-  // A section of `width` units, each of which spins (at most kRendezvousNs) until every unit
-  // has been claimed: every participant takes part, so the time is the dispatch, the
-  // rendezvous and the join. (An empty claimed section measures nothing: its leader claims
-  // every unit before a member arrives.) kTimed sections after kWarm untimed ones (the first
-  // wakes parked members), stopping at kBudgetNs. The fastest complete one is the cost of the
-  // mechanism itself: foreign load only inflates the others, and it is the width model's
-  // observed penalty that answers load (linalg/width.hpp), not a measurement kept for good.
-  constexpr int kWarm = 3;
-  constexpr std::size_t kTimed = 15;
-  constexpr std::uint64_t kBudgetNs = 1'000'000;
-  // When no section completed (a member never came within kRendezvousNs: held elsewhere,
-  // stacked behind this thread, not started), the cost is taken as kRendezvousNs and measured
-  // again after kFirstRetryNs, doubling with each failure in a row up to ~1.3 s. A member
-  // stacked behind a legacy leader (which spins in its join until preempted) spends one
-  // measurement's whole budget in one section; the load balancer moves it within a few ms, and
-  // a fixed 1-s retry kept 1 in 4-6 fresh legacy processes inline for their whole 2000-call run.
-  constexpr std::uint64_t kFirstRetryNs = 10'000'000;
-  constexpr std::uint32_t kMaxRetryDoublings = 7;
-  // In the untimed ones the waiter yields after a short spin, so that a member woken onto
-  // this very CPU gets to run (and moves off it, docs/team.md): the timed ones only spin.
-  const auto section = [&](bool& complete, bool yield) {
-    std::atomic<std::size_t> claimed{0};
-    const std::uint64_t t0 = monotonic_ns();
-    run_claimed(width, width, [&](Section&, std::size_t) {
-      claimed.fetch_add(1, std::memory_order_acq_rel);
-      for (std::uint32_t poll = 0;
-           claimed.load(std::memory_order_acquire) < width && monotonic_ns() - t0 < kRendezvousNs;
-           ++poll) {
-        if (yield && poll >= pool.tuning.after_wake_polls) {
-          platform::yield_now();
-        } else {
-          cpu_relax();
-        }
-      }
-    });
-    complete =
-        claimed.load(std::memory_order_acquire) == width && monotonic_ns() - t0 < kRendezvousNs;
-    return static_cast<double>(monotonic_ns() - t0);
-  };
-  bool complete = false;
-  for (int i = 0; i < kWarm; ++i) section(complete, true);
-  double cost = 0;
-  const std::uint64_t start = monotonic_ns();
-  for (std::size_t timed = 0; timed < kTimed && monotonic_ns() - start < kBudgetNs; ++timed) {
-    // After a section that did not complete, the next one yields too: a member stacked on this
-    // CPU would otherwise never run within the budget (the legacy arm's static split has no
-    // claim to hand its unit to the leader, and its member never steps off the CPU).
-    const double sample = section(complete, !complete);
-    if (complete && (cost == 0 || sample < cost)) cost = sample;
-  }
-  const bool measured = cost > 0;
-  if (!measured) cost = static_cast<double>(kRendezvousNs);
-  pool.section_cost_ns.store(cost, std::memory_order_relaxed);
-  const std::uint32_t failures =
-      measured ? 0 : g_section_cost_failures.fetch_add(1, std::memory_order_relaxed);
-  if (measured) g_section_cost_failures.store(0, std::memory_order_relaxed);
-  const std::uint64_t retry_ns =
-      measured ? 0 : monotonic_ns() + (kFirstRetryNs << std::min(failures, kMaxRetryDoublings));
-  pool.section_cost_expires_ns.store(retry_ns, std::memory_order_relaxed);
-  g_section_cost_retry_ns.store(retry_ns, std::memory_order_relaxed);
-  pool.section_cost_width.store(width, std::memory_order_release);
-  if (measured) {
-    g_section_cost_ns.store(cost, std::memory_order_relaxed);
-    g_section_cost_width.store(width, std::memory_order_release);
-  }
-  return cost;
 }
 
 namespace {

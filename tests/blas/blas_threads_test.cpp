@@ -168,7 +168,7 @@ TEST(BlasThreads, TheNextCallFollowsTheCount) {
 }
 
 // A product past the tiny bound but within the ABI's inline volume (64^3), on a call that can
-// use one thread, runs on the caller without the engine (routines.hpp, gemm_runs_inline()):
+// use one thread, runs on the caller without the engine (abi_routines.hpp, gemm_runs_inline()):
 // the first such call creates no engine. A product past that volume goes to the engine.
 TEST(BlasThreads, ASmallProductOnOneThreadSkipsTheEngine) {
   openblas_set_num_threads(1);

@@ -27,7 +27,7 @@
 
 #include "plan/width_internal.hpp"
 
-#include "engine_impl.hpp"
+#include "cpu_engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/engine/cpu_engine.hpp"

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine_impl.hpp"
+#include "cpu_engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 #include "teamla/team/cpu_budget.hpp"

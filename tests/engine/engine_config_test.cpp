@@ -23,9 +23,9 @@
 namespace teamla::engine {
 namespace {
 
-constexpr const char* kVariables[] = {"TEAMLA_MODE",        "TEAMLA_NUM_THREADS",
-                                      "TEAMLA_WAIT_POLICY", "TEAMLA_SPIN_POLLS",
-                                      "TEAMLA_WARM_UP_MS",  "TEAMLA_WIDTH_CACHE"};
+constexpr const char* kVariables[] = {
+    "TEAMLA_MODE",       "TEAMLA_NUM_THREADS", "TEAMLA_WAIT_POLICY", "TEAMLA_SPIN_POLLS",
+    "TEAMLA_WARM_UP_MS", "TEAMLA_WIDTH_CACHE", "TEAMLA_WIDTH_RULE"};
 
 // Each test starts with none of the engine's variables set, and leaves none set.
 class EngineConfigEnv : public ::testing::Test {
@@ -98,12 +98,14 @@ TEST_F(EngineConfigEnv, EveryVariableOverrides) {
   setenv("TEAMLA_WAIT_POLICY", "legacy", 1);
   setenv("TEAMLA_SPIN_POLLS", "100", 1);
   setenv("TEAMLA_WARM_UP_MS", "0", 1);
+  setenv("TEAMLA_WIDTH_RULE", "model", 1);
   const EngineConfig got = EngineConfig::from_env();
   EXPECT_EQ(got.mode, Mode::serial);
   EXPECT_EQ(got.threads, 3u);
   EXPECT_EQ(got.wait_policy, team::WaitPolicy::legacy);
   EXPECT_EQ(got.spin_polls, 100u);
   EXPECT_EQ(got.warm_up.count(), 0);
+  EXPECT_EQ(got.width_rule, linalg::WidthRule::model);
 }
 
 TEST_F(EngineConfigEnv, InvalidValuesNameTheVariableAndTheValue) {
@@ -114,6 +116,7 @@ TEST_F(EngineConfigEnv, InvalidValuesNameTheVariableAndTheValue) {
   expect_config_error("TEAMLA_WAIT_POLICY", "spin-forever");
   expect_config_error("TEAMLA_SPIN_POLLS", "-5");
   expect_config_error("TEAMLA_WARM_UP_MS", "soon");
+  expect_config_error("TEAMLA_WIDTH_RULE", "adaptive");
 }
 
 TEST_F(EngineConfigEnv, DefaultConstructorReadsTheEnvironmentExplicitConfigDoesNot) {

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine_impl.hpp"
+#include "cpu_engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 

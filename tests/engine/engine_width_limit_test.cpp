@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <thread>
 
-#include "engine_impl.hpp"
+#include "cpu_engine_impl.hpp"
 #include "engine_test_util.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 

@@ -13,10 +13,10 @@
 #include <random>
 #include <vector>
 
-#include "isa_dispatch.hpp"
 #include "gemm/wide_split.hpp"
-#include "plan/width_internal.hpp"
+#include "isa_dispatch.hpp"
 #include "linalg/naive.hpp"
+#include "plan/width_internal.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "isa_dispatch.hpp"
+#include "linalg/naive.hpp"
 #include "plan/width_cache.hpp"
 #include "plan/width_internal.hpp"
-#include "linalg/naive.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/width.hpp"
@@ -331,6 +331,19 @@ TEST_F(LearnedWidth, WithObservationOffTheModelDecides) {
   flops_ = 40 * detail::kFallbackSectionNs * gemm_serial_gflops(8);
   const double serial = flops_ / gemm_serial_gflops(8);
   EXPECT_EQ(feed(100, serial, 3 * serial), 100) << "the model's width, whatever was reported";
+}
+
+// WidthRule::model (the benches' reproduction of threadteam 0.1.3) plans by the model alone:
+// a class whose wide regions are reported slower is still run wide, none is calibrated, and
+// none is published as inline for callers that skip planning.
+TEST_F(LearnedWidth, UnderTheModelRuleNothingIsCalibrated) {
+  exec_.width_rule = WidthRule::model;
+  EXPECT_EQ(feed(200, serial(), 3 * serial()), 200) << "the model's width, whatever was reported";
+  EXPECT_EQ(exec_.stats.learned_regions, 0U);
+  EXPECT_FALSE(learned_inline(RegionKind::gemm, 8, flops_));
+  exec_.width_rule = WidthRule::observed;
+  calibrate(serial(), 3 * serial());
+  EXPECT_EQ(feed(100, serial(), 3 * serial()), 0) << "the observed rule decides inline";
 }
 
 }  // namespace

@@ -301,7 +301,7 @@ void check_panel_tile(index_t mr, index_t w, std::mt19937_64& rng) {
   for (T& v : b) v = static_cast<T>(dist(rng));
   std::vector<T> x = b;
   linalg::level3_detail::leaf_kernels<T>().solve_panel_tile(x.data(), mr, w, d.data(), d_step,
-                                                          rdiag.data());
+                                                            rdiag.data());
   for (index_t i = 0; i < mr; ++i) {
     std::vector<long double> sol(static_cast<std::size_t>(w));
     for (index_t c = 0; c < w; ++c) {

@@ -14,41 +14,50 @@ namespace {
 
 bool is_uplo_letter(char uplo) { return same_letter(uplo, 'U') || same_letter(uplo, 'L'); }
 
+// check_side_uplo(): SIDE (1) and UPLO (2), which trsm, trmm and symm test first.
+int check_side_uplo(char side, char uplo) {
+  if (!same_letter(side, 'L') && !same_letter(side, 'R')) return 1;
+  if (!is_uplo_letter(uplo)) return 2;
+  return 0;
+}
+
+// check_rank_update(): the arguments syrk and syr2k share, at the same positions: UPLO (1), TRANS
+// (2), N (3), K (4) and LDA (7), whose rows are N, or K transposed.
+int check_rank_update(char uplo, char trans, int n, int k, int lda) {
+  if (!is_uplo_letter(uplo)) return 1;
+  if (!is_trans_letter(trans)) return 2;
+  if (n < 0) return 3;
+  if (k < 0) return 4;
+  if (lda < std::max(1, same_letter(trans, 'N') ? n : k)) return 7;
+  return 0;
+}
+
 }  // namespace
 
 int check_trsm(const TrsmArgs& args) {
-  const bool left = same_letter(args.side, 'L');
-  const int rows_a = left ? args.m : args.n;
-  if (!left && !same_letter(args.side, 'R')) return 1;
-  if (!is_uplo_letter(args.uplo)) return 2;
+  if (const int info = check_side_uplo(args.side, args.uplo)) return info;
   if (!is_trans_letter(args.transa)) return 3;
   if (!same_letter(args.diag, 'U') && !same_letter(args.diag, 'N')) return 4;
   if (args.m < 0) return 5;
   if (args.n < 0) return 6;
-  if (args.lda < std::max(1, rows_a)) return 9;
+  if (args.lda < std::max(1, same_letter(args.side, 'L') ? args.m : args.n)) return 9;
   if (args.ldb < std::max(1, args.m)) return 11;
   return 0;
 }
 
 int check_syrk(const SyrkArgs& args) {
-  const int rows_a = same_letter(args.trans, 'N') ? args.n : args.k;
-  if (!is_uplo_letter(args.uplo)) return 1;
-  if (!is_trans_letter(args.trans)) return 2;
-  if (args.n < 0) return 3;
-  if (args.k < 0) return 4;
-  if (args.lda < std::max(1, rows_a)) return 7;
+  if (const int info = check_rank_update(args.uplo, args.trans, args.n, args.k, args.lda)) {
+    return info;
+  }
   if (args.ldc < std::max(1, args.n)) return 10;
   return 0;
 }
 
 int check_symm(const SymmArgs& args) {
-  const bool left = same_letter(args.side, 'L');
-  const int rows_a = left ? args.m : args.n;
-  if (!left && !same_letter(args.side, 'R')) return 1;
-  if (!is_uplo_letter(args.uplo)) return 2;
+  if (const int info = check_side_uplo(args.side, args.uplo)) return info;
   if (args.m < 0) return 3;
   if (args.n < 0) return 4;
-  if (args.lda < std::max(1, rows_a)) return 7;
+  if (args.lda < std::max(1, same_letter(args.side, 'L') ? args.m : args.n)) return 7;
   if (args.ldb < std::max(1, args.m)) return 9;
   if (args.ldc < std::max(1, args.m)) return 12;
   return 0;
@@ -57,13 +66,10 @@ int check_symm(const SymmArgs& args) {
 int check_trmm(const TrmmArgs& args) { return check_trsm(args); }
 
 int check_syr2k(const Syr2kArgs& args) {
-  const int rows = same_letter(args.trans, 'N') ? args.n : args.k;
-  if (!is_uplo_letter(args.uplo)) return 1;
-  if (!is_trans_letter(args.trans)) return 2;
-  if (args.n < 0) return 3;
-  if (args.k < 0) return 4;
-  if (args.lda < std::max(1, rows)) return 7;
-  if (args.ldb < std::max(1, rows)) return 9;
+  if (const int info = check_rank_update(args.uplo, args.trans, args.n, args.k, args.lda)) {
+    return info;
+  }
+  if (args.ldb < std::max(1, same_letter(args.trans, 'N') ? args.n : args.k)) return 9;
   if (args.ldc < std::max(1, args.n)) return 12;
   return 0;
 }

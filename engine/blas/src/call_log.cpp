@@ -2,7 +2,6 @@
 // call_log.cpp: the TEAMLA_BLAS_VERBOSE log of served calls (see call_log.hpp).
 #include "call_log.hpp"
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -55,6 +54,9 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};
 
+// The calling thread's last call's width.
+constinit thread_local std::size_t t_last_call_threads = 0;
+
 void print_summary() {
   std::fprintf(stderr, "teamla_blas: calls served:");
   for (std::size_t i = 0; i < kNames.size(); ++i) {
@@ -68,14 +70,8 @@ void print_summary() {
 
 }  // namespace
 
-std::atomic<int> g_verbosity{-1};
-
-int read_verbosity() {
-  const char* text = std::getenv("TEAMLA_BLAS_VERBOSE");
-  const int level = text == nullptr ? 0 : std::max(0, std::atoi(text));
-  g_verbosity.store(level, std::memory_order_relaxed);  // racing first calls store the same
-  return level;
-}
+std::size_t last_call_threads() { return t_last_call_threads; }
+void set_last_call_threads(std::size_t threads) { t_last_call_threads = threads; }
 
 void note_served_verbose(Entry entry, int m, int n, int k) {
   const auto index = static_cast<std::size_t>(entry);

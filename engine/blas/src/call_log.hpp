@@ -10,8 +10,9 @@
 // Unset or 0: nothing is printed or counted; a call only reads the level. Thread-safe.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
+
+#include "verbosity.hpp"
 
 namespace teamla::blas {
 
@@ -53,19 +54,9 @@ enum class Entry : unsigned char {
   count
 };
 
-// verbosity() is TEAMLA_BLAS_VERBOSE's value (0 when unset), read at the first call that asks:
-// after that a relaxed load and a compare (a function-local static cost a call and a guard
-// check on every call, at n = 1 a tenth of it).
-extern std::atomic<int> g_verbosity;  // -1 until read
-int read_verbosity();
-[[nodiscard]] inline int verbosity() {
-  const int level = g_verbosity.load(std::memory_order_relaxed);
-  return level >= 0 ? level : read_verbosity();
-}
-
 // last_call_threads(): the most threads the calling thread's last call could use (0 before
 // one; 1 for a call run inline), for the verbose log. set_last_call_threads() records it
-// (process_engine.cpp).
+// (abi_routines.hpp, abi_routines.cpp).
 [[nodiscard]] std::size_t last_call_threads();
 void set_last_call_threads(std::size_t threads);
 

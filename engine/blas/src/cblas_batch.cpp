@@ -20,13 +20,13 @@
 #include <cstddef>
 #include <optional>
 
-#include "call_log.hpp"
-#include "error_report.hpp"
+#include "abi_routines.hpp"
+#include "cblas_decode.hpp"
 #include "exports.hpp"
-#include "routines.hpp"
 
 namespace {
 
+using teamla::blas::CblasCall;
 using teamla::blas::Entry;
 using teamla::blas::note_served;
 using teamla::blas::report_cblas_error;
@@ -34,19 +34,13 @@ using teamla::linalg::col_major;
 using teamla::linalg::GemmGroup;
 using teamla::linalg::GemmItem;
 using teamla::linalg::index_t;
-using teamla::linalg::MatrixView;
 using teamla::linalg::Op;
 using teamla::linalg::row_major;
 
-// The reference cblas.h enum values.
-constexpr int kRowMajor = 101;
-constexpr int kColMajor = 102;
-constexpr int kNoTrans = 111;
-constexpr int kTrans = 112;
-constexpr int kConjTrans = 113;
-
-bool trans_ok(int trans) { return trans == kNoTrans || trans == kTrans || trans == kConjTrans; }
-bool transposed(int trans) { return trans == kTrans || trans == kConjTrans; }
+bool trans_ok(int trans) { return teamla::blas::cblas_trans_letter(trans) != '\0'; }
+bool transposed(int trans) {
+  return teamla::blas::is_transposed(teamla::blas::cblas_trans_letter(trans));
+}
 
 // Group: one product's arguments as the caller wrote them (batch positions in comments).
 template <class T>
@@ -152,7 +146,8 @@ struct GroupArrays {
 };
 
 // kSliceGroups: the groups one engine batch covers, kept on the stack (no allocation on the
-// ABI path): a call with more groups runs as consecutive batches of this many groups.
+// ABI path): a call with more groups runs as consecutive batches of this many groups. 64: a few
+// KiB of stack, and up to it linalg's own pointer check serves alone (docs/perf/batch.md).
 constexpr int kSliceGroups = 64;
 
 // report_group(): an illegal argument of group g at `position` (the caller's own, in either
@@ -223,12 +218,14 @@ bool run_groups(const char* name, const GroupArrays<T>& arr, int group_count,
 }
 
 template <class T>
-void cblas_gemm_batch(Entry entry, const char* name, const GroupArrays<T>& arr, int layout,
-                      int group_count, const int* group_size) {
-  if (layout != kRowMajor && layout != kColMajor) {
-    report_cblas_error(1, name, false, "Illegal layout setting, %d\n", layout);
-    return;
-  }
+void cblas_gemm_batch(Entry entry, const char* name, int layout, const int* trans_a,
+                      const int* trans_b, const int* m, const int* n, const int* k, const T* alpha,
+                      const T** a, const int* lda, const T** b, const int* ldb, const T* beta,
+                      T** c, const int* ldc, int group_count, const int* group_size) {
+  const CblasCall call(name, layout);
+  if (!call.legal()) return;
+  const GroupArrays<T> arr{
+      call.row_major(), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
   if (group_count < 0) {
     report_cblas_error(15, name, false, "Illegal group_count, %d\n", group_count);
     return;
@@ -274,11 +271,9 @@ template <class T>
 void cblas_gemm_batch_strided(Entry entry, const char* name, int layout, const Group<T>& g,
                               const T* a, int stridea, const T* b, int strideb, T* c, int stridec,
                               int batch_size) {
-  if (layout != kRowMajor && layout != kColMajor) {
-    report_cblas_error(1, name, false, "Illegal layout setting, %d\n", layout);
-    return;
-  }
-  const bool row = layout == kRowMajor;
+  const CblasCall call(name, layout);
+  if (!call.legal()) return;
+  const bool row = call.row_major();
   if (const int position = check_strided(row, g, a, stridea, b, strideb, c, stridec, batch_size)) {
     report_cblas_error(position, name, false);
     return;
@@ -301,22 +296,9 @@ TEAMLA_BLAS_EXPORT void cblas_dgemm_batch(
     const int* n_array, const int* k_array, const double* alpha_array, const double** a_array,
     const int* lda_array, const double** b_array, const int* ldb_array, const double* beta_array,
     double** c_array, const int* ldc_array, int group_count, const int* group_size) {
-  const GroupArrays<double> arr{layout == kRowMajor,
-                                transa_array,
-                                transb_array,
-                                m_array,
-                                n_array,
-                                k_array,
-                                alpha_array,
-                                a_array,
-                                lda_array,
-                                b_array,
-                                ldb_array,
-                                beta_array,
-                                c_array,
-                                ldc_array};
-  cblas_gemm_batch(Entry::cblas_dgemm_batch, "cblas_dgemm_batch", arr, layout, group_count,
-                   group_size);
+  cblas_gemm_batch(Entry::cblas_dgemm_batch, "cblas_dgemm_batch", layout, transa_array,
+                   transb_array, m_array, n_array, k_array, alpha_array, a_array, lda_array,
+                   b_array, ldb_array, beta_array, c_array, ldc_array, group_count, group_size);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_sgemm_batch(
@@ -324,22 +306,9 @@ TEAMLA_BLAS_EXPORT void cblas_sgemm_batch(
     const int* n_array, const int* k_array, const float* alpha_array, const float** a_array,
     const int* lda_array, const float** b_array, const int* ldb_array, const float* beta_array,
     float** c_array, const int* ldc_array, int group_count, const int* group_size) {
-  const GroupArrays<float> arr{layout == kRowMajor,
-                               transa_array,
-                               transb_array,
-                               m_array,
-                               n_array,
-                               k_array,
-                               alpha_array,
-                               a_array,
-                               lda_array,
-                               b_array,
-                               ldb_array,
-                               beta_array,
-                               c_array,
-                               ldc_array};
-  cblas_gemm_batch(Entry::cblas_sgemm_batch, "cblas_sgemm_batch", arr, layout, group_count,
-                   group_size);
+  cblas_gemm_batch(Entry::cblas_sgemm_batch, "cblas_sgemm_batch", layout, transa_array,
+                   transb_array, m_array, n_array, k_array, alpha_array, a_array, lda_array,
+                   b_array, ldb_array, beta_array, c_array, ldc_array, group_count, group_size);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dgemm_batch_strided(int layout, int transa, int transb, int m, int n,

@@ -25,8 +25,8 @@ namespace {
 constexpr std::size_t kFortranNameLength = 6;
 
 // position_in_call(): undoes the reference CBLAS's numbering of a row-major call, which
-// passes the Fortran routine (M, N) and, for gemm, (A, B) swapped, so that our own message names
-// the argument the caller wrote. The test programs' cblas_xerbla does the same.
+// passes the Fortran routine (M, N) and, for gemm, (A, B) swapped, so that teamla's own
+// message names the argument the caller wrote. The test programs' cblas_xerbla does the same.
 int position_in_call(int info, const char* routine) {
   if (std::strstr(routine, "gemm") != nullptr) {
     if (info == 4 || info == 5) return 9 - info;

@@ -4,7 +4,7 @@
 // Both handlers are looked up through the dynamic symbol table at each report, never bound
 // inside libteamla_blas.so, so the first definition in the process wins: the program's own
 // (the reference test programs define both, and check what they receive), then a library's
-// (the system BLAS's xerbla_, R's), and only when there is none, ours, which prints the
+// (the system BLAS's xerbla_, R's), and only when there is none, teamla's own, which prints the
 // reference message to stderr and returns. The reporter changes nothing else; the caller
 // returns without touching its outputs. Thread-safe (the handlers' own safety aside).
 #pragma once
@@ -19,7 +19,7 @@ void report_fortran_error(const char* name, int info);
 // reference CBLAS, which reports a row-major call's errors found by the Fortran routine at
 // their positions in the transposed Fortran call (plus one for the layout argument);
 // `form` is a printf format taking `value`, or "". `row_major` is the call's layout, for
-// the message of our own handler, which names the argument as the caller wrote it.
+// the message of teamla's own handler, which names the argument as the caller wrote it.
 void report_cblas_error(int info, const char* cblas_name, bool row_major, const char* form = "",
                         int value = 0);
 

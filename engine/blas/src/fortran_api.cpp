@@ -4,39 +4,46 @@
 // by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
 // the character arguments after the last argument; these routines read one character of each and
 // never the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+#include "abi_routines.hpp"
 #include "call_log.hpp"
 #include "error_report.hpp"
 #include "exports.hpp"
-#include "routines.hpp"
 
 namespace {
 
 using teamla::blas::Entry;
-using teamla::blas::note_served;
-using teamla::blas::report_fortran_error;
+
+// finish(): a nonzero INFO reported to xerbla_, or the call noted as served (call_log.hpp).
+void finish(int info, Entry entry, const char* name, int m, int n, int k) {
+  if (info != 0) {
+    teamla::blas::report_fortran_error(name, info);
+    return;
+  }
+  teamla::blas::note_served(entry, m, n, k);
+}
+
+// finish_lapack(): finish() for a LAPACK routine, which also returns -position in INFO.
+void finish_lapack(int illegal, int* info, Entry entry, const char* name, int n, int nrhs) {
+  if (illegal != 0) *info = -illegal;
+  finish(illegal, entry, name, 0, n, nrhs);
+}
 
 template <class T>
 void fortran_gemm(Entry entry, const char* name, const char* transa, const char* transb,
                   const int* m, const int* n, const int* k, const T* alpha, const T* a,
                   const int* lda, const T* b, const int* ldb, const T* beta, T* c, const int* ldc) {
   const teamla::blas::GemmArgs args{*transa, *transb, *m, *n, *k, *lda, *ldb, *ldc};
-  if (const int info = teamla::blas::gemm(args, *alpha, a, b, *beta, c)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, *m, *n, *k);
+  finish(teamla::blas::gemm(args, *alpha, a, b, *beta, c), entry, name, *m, *n, *k);
 }
 
-template <class T>
-void fortran_trsm(Entry entry, const char* name, const char* side, const char* uplo,
-                  const char* transa, const char* diag, const int* m, const int* n, const T* alpha,
-                  const T* a, const int* lda, T* b, const int* ldb) {
+// fortran_triangular(): ?trsm_ and ?trmm_, whose arguments are the same.
+template <class T, class Routine>
+void fortran_triangular(Routine routine, Entry entry, const char* name, const char* side,
+                        const char* uplo, const char* transa, const char* diag, const int* m,
+                        const int* n, const T* alpha, const T* a, const int* lda, T* b,
+                        const int* ldb) {
   const teamla::blas::TrsmArgs args{*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb};
-  if (const int info = teamla::blas::trsm(args, *alpha, a, b)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, *m, *n, 0);
+  finish(routine(args, *alpha, a, b), entry, name, *m, *n, 0);
 }
 
 template <class T>
@@ -44,11 +51,7 @@ void fortran_syrk(Entry entry, const char* name, const char* uplo, const char* t
                   const int* k, const T* alpha, const T* a, const int* lda, const T* beta, T* c,
                   const int* ldc) {
   const teamla::blas::SyrkArgs args{*uplo, *trans, *n, *k, *lda, *ldc};
-  if (const int info = teamla::blas::syrk(args, *alpha, a, *beta, c)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, 0, *n, *k);
+  finish(teamla::blas::syrk(args, *alpha, a, *beta, c), entry, name, 0, *n, *k);
 }
 
 template <class T>
@@ -56,23 +59,7 @@ void fortran_symm(Entry entry, const char* name, const char* side, const char* u
                   const int* n, const T* alpha, const T* a, const int* lda, const T* b,
                   const int* ldb, const T* beta, T* c, const int* ldc) {
   const teamla::blas::SymmArgs args{*side, *uplo, *m, *n, *lda, *ldb, *ldc};
-  if (const int info = teamla::blas::symm(args, *alpha, a, b, *beta, c)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, *m, *n, 0);
-}
-
-template <class T>
-void fortran_trmm(Entry entry, const char* name, const char* side, const char* uplo,
-                  const char* transa, const char* diag, const int* m, const int* n, const T* alpha,
-                  const T* a, const int* lda, T* b, const int* ldb) {
-  const teamla::blas::TrmmArgs args{*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb};
-  if (const int info = teamla::blas::trmm(args, *alpha, a, b)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, *m, *n, 0);
+  finish(teamla::blas::symm(args, *alpha, a, b, *beta, c), entry, name, *m, *n, 0);
 }
 
 template <class T>
@@ -80,49 +67,31 @@ void fortran_syr2k(Entry entry, const char* name, const char* uplo, const char* 
                    const int* k, const T* alpha, const T* a, const int* lda, const T* b,
                    const int* ldb, const T* beta, T* c, const int* ldc) {
   const teamla::blas::Syr2kArgs args{*uplo, *trans, *n, *k, *lda, *ldb, *ldc};
-  if (const int info = teamla::blas::syr2k(args, *alpha, a, b, *beta, c)) {
-    report_fortran_error(name, info);
-    return;
-  }
-  note_served(entry, 0, *n, *k);
+  finish(teamla::blas::syr2k(args, *alpha, a, b, *beta, c), entry, name, 0, *n, *k);
 }
 
-// LAPACK routines also return the negated position in INFO.
+// potrf and posv set INFO themselves on legal arguments (their factorization's).
 template <class T>
 void fortran_potrf(Entry entry, const char* name, const char* uplo, const int* n, T* a,
                    const int* lda, int* info) {
   const teamla::blas::PotrfArgs args{*uplo, *n, *lda};
-  if (const int illegal = teamla::blas::potrf(args, a, info)) {
-    *info = -illegal;
-    report_fortran_error(name, illegal);
-    return;
-  }
-  note_served(entry, 0, *n, 0);
+  finish_lapack(teamla::blas::potrf(args, a, info), info, entry, name, *n, 0);
 }
 
 template <class T>
 void fortran_potrs(Entry entry, const char* name, const char* uplo, const int* n, const int* nrhs,
                    const T* a, const int* lda, T* b, const int* ldb, int* info) {
   const teamla::blas::PotrsArgs args{*uplo, *n, *nrhs, *lda, *ldb};
-  if (const int illegal = teamla::blas::potrs(args, a, b)) {
-    *info = -illegal;
-    report_fortran_error(name, illegal);
-    return;
-  }
-  *info = 0;
-  note_served(entry, 0, *n, *nrhs);
+  const int illegal = teamla::blas::potrs(args, a, b);
+  if (illegal == 0) *info = 0;
+  finish_lapack(illegal, info, entry, name, *n, *nrhs);
 }
 
 template <class T>
 void fortran_posv(Entry entry, const char* name, const char* uplo, const int* n, const int* nrhs,
                   T* a, const int* lda, T* b, const int* ldb, int* info) {
   const teamla::blas::PosvArgs args{*uplo, *n, *nrhs, *lda, *ldb};
-  if (const int illegal = teamla::blas::posv(args, a, b, info)) {
-    *info = -illegal;
-    report_fortran_error(name, illegal);
-    return;
-  }
-  note_served(entry, 0, *n, *nrhs);
+  finish_lapack(teamla::blas::posv(args, a, b, info), info, entry, name, *n, *nrhs);
 }
 
 }  // namespace
@@ -148,13 +117,15 @@ TEAMLA_BLAS_EXPORT void sgemm_(const char* transa, const char* transb, const int
 TEAMLA_BLAS_EXPORT void dtrsm_(const char* side, const char* uplo, const char* transa,
                                const char* diag, const int* m, const int* n, const double* alpha,
                                const double* a, const int* lda, double* b, const int* ldb) {
-  fortran_trsm(Entry::dtrsm_, "DTRSM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  fortran_triangular(teamla::blas::trsm<double>, Entry::dtrsm_, "DTRSM", side, uplo, transa, diag,
+                     m, n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void strsm_(const char* side, const char* uplo, const char* transa,
                                const char* diag, const int* m, const int* n, const float* alpha,
                                const float* a, const int* lda, float* b, const int* ldb) {
-  fortran_trsm(Entry::strsm_, "STRSM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  fortran_triangular(teamla::blas::trsm<float>, Entry::strsm_, "STRSM", side, uplo, transa, diag, m,
+                     n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k,
@@ -205,13 +176,15 @@ TEAMLA_BLAS_EXPORT void ssymm_(const char* side, const char* uplo, const int* m,
 TEAMLA_BLAS_EXPORT void dtrmm_(const char* side, const char* uplo, const char* transa,
                                const char* diag, const int* m, const int* n, const double* alpha,
                                const double* a, const int* lda, double* b, const int* ldb) {
-  fortran_trmm(Entry::dtrmm_, "DTRMM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  fortran_triangular(teamla::blas::trmm<double>, Entry::dtrmm_, "DTRMM", side, uplo, transa, diag,
+                     m, n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void strmm_(const char* side, const char* uplo, const char* transa,
                                const char* diag, const int* m, const int* n, const float* alpha,
                                const float* a, const int* lda, float* b, const int* ldb) {
-  fortran_trmm(Entry::strmm_, "STRMM", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  fortran_triangular(teamla::blas::trmm<float>, Entry::strmm_, "STRMM", side, uplo, transa, diag, m,
+                     n, alpha, a, lda, b, ldb);
 }
 
 TEAMLA_BLAS_EXPORT void dsyr2k_(const char* uplo, const char* trans, const int* n, const int* k,

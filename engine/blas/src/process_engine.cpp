@@ -13,17 +13,20 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <initializer_list>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <utility>
 
-#include "call_log.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/process.hpp"
+#include "verbosity.hpp"
 
 namespace teamla::blas {
 namespace {
@@ -63,24 +66,12 @@ struct ProcessEngine {
 static_assert(std::is_trivially_destructible_v<ProcessEngine>);
 constinit ProcessEngine g_process;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
 
-// The calling thread's last call's width, for the verbose log.
-constinit thread_local std::size_t t_last_call_threads = 0;
 // The calling thread's own count (0: unset) and learned_inline_calls()'s counter.
 struct ThreadState {
   int threads = 0;
   unsigned learned_inline_calls = 0;
 };
 constinit thread_local ThreadState t_state;
-
-// positive_count(): the leading positive integer of `text` ("4", "4,2" for OMP's nested
-// list), or 0.
-std::size_t positive_count(const char* text) {
-  if (text == nullptr) return 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || value <= 0) return 0;
-  return static_cast<std::size_t>(value);
-}
 
 void before_fork() { g_process.creation.lock(); }
 void after_fork_in_parent() { g_process.creation.unlock(); }
@@ -97,9 +88,9 @@ void after_fork_in_child() {
 }
 
 // The fork hooks are registered when the library is loaded, before any call can take
-// `creation`. Registered by the first call, under the mutex, they left a window in which a
-// fork() copied the mutex taken with no hook to release it in the child, whose first call
-// then waited for good (a soak's child hung so at startup; docs/team.md, "Fork").
+// `creation`: registered by a call, under the mutex, they would leave a window in which a fork()
+// copies the mutex taken with no hook to release it in the child, whose first call would then
+// wait for good (docs/team.md, "Fork").
 [[maybe_unused]] const bool g_fork_hooked =
     team::on_fork(before_fork, after_fork_in_parent, after_fork_in_child);
 
@@ -130,36 +121,54 @@ void reap_retired() {
   delete_retired(list);
 }
 
+// Figure: one count of the exit report, and what it counts ("calls", "on the team").
+struct Figure {
+  std::uint64_t count;
+  const char* what;
+};
+using Figures = std::initializer_list<Figure>;
+
+// print_figures(): one line of the exit report, "teamla_blas: <heading> 3 calls, 1 on the
+// team; 7 sections", its groups of figures separated by ';' and written with one call, so that
+// the line stays whole beside other threads' output.
+void print_figures(const char* heading, std::initializer_list<Figures> groups) {
+  char line[512];
+  int used = std::snprintf(line, sizeof line, "teamla_blas: %s", heading);
+  const char* separator = " ";
+  for (const Figures& group : groups) {
+    for (const Figure& figure : group) {
+      if (used < 0 || static_cast<std::size_t>(used) >= sizeof line) break;
+      used += std::snprintf(line + used, sizeof line - static_cast<std::size_t>(used), "%s%llu %s",
+                            separator, static_cast<unsigned long long>(figure.count), figure.what);
+      separator = ", ";
+    }
+    separator = "; ";
+  }
+  std::fprintf(stderr, "%s\n", line);
+}
+
 void print_counters(const engine::CpuEngine& engine) {
   const engine::EngineCounters counters = engine.counters();
-  std::fprintf(stderr,
-               "teamla_blas: engine at exit: %llu calls, %llu on the team, %llu contended; "
-               "%llu sections, %llu join sleeps, %llu barrier sleeps, %llu member parks, "
-               "%llu preemptions, %llu throttle activations\n",
-               static_cast<unsigned long long>(counters.calls),
-               static_cast<unsigned long long>(counters.team_calls),
-               static_cast<unsigned long long>(counters.contended_calls),
-               static_cast<unsigned long long>(counters.waits.sections),
-               static_cast<unsigned long long>(counters.waits.join_sleeps),
-               static_cast<unsigned long long>(counters.waits.barrier_sleeps),
-               static_cast<unsigned long long>(counters.waits.member_parks),
-               static_cast<unsigned long long>(counters.waits.preemptions),
-               static_cast<unsigned long long>(counters.waits.throttle_activations));
-  std::fprintf(stderr,
-               "teamla_blas: members: %llu left out of a claimed section, %llu late joins, "
-               "%llu idle arrivals, %llu stacked waits, %llu CPU moves, %llu wakes ahead\n",
-               static_cast<unsigned long long>(counters.waits.members_left_out),
-               static_cast<unsigned long long>(counters.waits.late_joins),
-               static_cast<unsigned long long>(counters.waits.idle_arrivals),
-               static_cast<unsigned long long>(counters.waits.stacked_waits),
-               static_cast<unsigned long long>(counters.waits.cpu_moves),
-               static_cast<unsigned long long>(counters.waits.wakes_ahead));
-  std::fprintf(stderr,
-               "teamla_blas: CPU budget: %llu calls narrowed by other calls' CPUs, %llu sections "
-               "granted fewer members, %llu members left an over-committed section\n",
-               static_cast<unsigned long long>(counters.budget_limited_calls),
-               static_cast<unsigned long long>(counters.waits.budget_narrowed),
-               static_cast<unsigned long long>(counters.waits.budget_leaves));
+  const team::WaitCounters& waits = counters.waits;
+  print_figures("engine at exit:", {{{counters.calls, "calls"},
+                                     {counters.team_calls, "on the team"},
+                                     {counters.contended_calls, "contended"}},
+                                    {{waits.sections, "sections"},
+                                     {waits.join_sleeps, "join sleeps"},
+                                     {waits.barrier_sleeps, "barrier sleeps"},
+                                     {waits.member_parks, "member parks"},
+                                     {waits.preemptions, "preemptions"},
+                                     {waits.throttle_activations, "throttle activations"}}});
+  print_figures("members:", {{{waits.members_left_out, "left out of a claimed section"},
+                              {waits.late_joins, "late joins"},
+                              {waits.idle_arrivals, "idle arrivals"},
+                              {waits.stacked_waits, "stacked waits"},
+                              {waits.cpu_moves, "CPU moves"},
+                              {waits.wakes_ahead, "wakes ahead"}}});
+  print_figures("CPU budget:",
+                {{{counters.budget_limited_calls, "calls narrowed by other calls' CPUs"},
+                  {waits.budget_narrowed, "sections granted fewer members"},
+                  {waits.budget_leaves, "members left an over-committed section"}}});
   const linalg::WidthCacheStatus cache = linalg::width_cache_status();
   if (!cache.directory.empty()) {
     std::fprintf(stderr,
@@ -169,12 +178,11 @@ void print_counters(const engine::CpuEngine& engine) {
                  cache.write_failures);
   }
   if (counters.threads_unavailable + counters.serial_fallbacks + counters.memory_fallbacks != 0) {
-    std::fprintf(stderr,
-                 "teamla_blas: shortfalls: %llu threads refused, %llu calls serial for lack of "
-                 "a pool, %llu calls with small stack blocks for lack of workspace\n",
-                 static_cast<unsigned long long>(counters.threads_unavailable),
-                 static_cast<unsigned long long>(counters.serial_fallbacks),
-                 static_cast<unsigned long long>(counters.memory_fallbacks));
+    print_figures(
+        "shortfalls:",
+        {{{counters.threads_unavailable, "threads refused"},
+          {counters.serial_fallbacks, "calls serial for lack of a pool"},
+          {counters.memory_fallbacks, "calls with small stack blocks for lack of workspace"}}});
   }
 }
 
@@ -193,18 +201,15 @@ void close_at_exit() {
   }
 }
 
+// config_from_env(): the engine's configuration by the environment's rule (docs/blas.md,
+// "Threads"), an invalid TEAMLA_* variable said on stderr.
 engine::EngineConfig config_from_env() {
-  engine::EngineConfig base;
-  base.threads =
-      threads_from_env(std::getenv("TEAMLA_NUM_THREADS"), std::getenv("OPENBLAS_NUM_THREADS"),
-                       std::getenv("OMP_NUM_THREADS"));
-  try {
-    // TEAMLA_NUM_THREADS and the other TEAMLA_* settings, applied over the base.
-    return engine::EngineConfig::from_env(base);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "teamla_blas: ignoring the TEAMLA_* environment: %s\n", error.what());
-    return base;
+  std::string invalid;
+  engine::EngineConfig config = engine::EngineConfig::from_blas_env(invalid);
+  if (!invalid.empty()) {
+    std::fprintf(stderr, "teamla_blas: ignoring the TEAMLA_* environment: %s\n", invalid.c_str());
   }
+  return config;
 }
 
 // resolved_threads(): the width an engine built from `config` gets (0: the affinity set).
@@ -336,13 +341,6 @@ int clamped(int count) { return std::min(count, kMaxThreadCount); }
 
 }  // namespace
 
-std::size_t threads_from_env(const char* teamla, const char* openblas, const char* omp) {
-  for (const char* text : {teamla, openblas, omp}) {
-    if (const std::size_t count = positive_count(text)) return count;
-  }
-  return 0;
-}
-
 void set_process_threads(int count) {
   g_process.process_threads.store(count < 1 ? engine_threads() : clamped(count),
                                   std::memory_order_relaxed);
@@ -395,12 +393,9 @@ std::size_t EngineLease::threads() const {
   return limit_ == 0 ? engine_->width() : std::min(limit_, engine_->width());
 }
 
-std::size_t last_call_threads() { return t_last_call_threads; }
-void set_last_call_threads(std::size_t threads) { t_last_call_threads = threads; }
-
 void describe_engine(char* text, std::size_t size) {
   // Held like a lease (without creating the engine), so the exit handler cannot destroy the
-  // engine under us.
+  // engine under this call.
   g_process.in_flight.fetch_add(1, std::memory_order_seq_cst);
   const bool closed = g_process.closed.load(std::memory_order_seq_cst);
   const engine::CpuEngine* current =

@@ -2,7 +2,8 @@
 // process_engine.hpp: the one CpuEngine every BLAS call of the process runs on.
 //
 // The engine is created on the first call that needs it, by exactly one thread (the others
-// wait on a mutex held only during creation), with the thread count of threads_from_env().
+// wait on a mutex held only during creation), configured by engine::EngineConfig::from_blas_env()
+// (the thread-count rule of docs/blas.md, "Threads").
 // EngineLease marks a call in flight for its lifetime; any number of threads may hold
 // leases at once (CpuEngine is thread-safe: a call that finds the team busy runs serially).
 //
@@ -27,16 +28,9 @@
 
 #include <cstddef>
 
-#include "call_log.hpp"
 #include "teamla/engine/cpu_engine.hpp"
 
 namespace teamla::blas {
-
-// threads_from_env(): the engine's width from the environment's values (null when unset):
-// TEAMLA_NUM_THREADS, else OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS (its first entry);
-// 0 (the affinity set) when none holds a positive integer.
-[[nodiscard]] std::size_t threads_from_env(const char* teamla, const char* openblas,
-                                           const char* omp);
 
 // kMaxThreadCount: the largest count set_*_threads() keep (larger ones are clamped), as
 // OpenBLAS clamps to its build's MAX_CPU_NUMBER; the engine's own bound on its config.
@@ -59,19 +53,21 @@ int set_thread_threads(int count);
 // one beside teamla), never on teamla (docs/blas.md, "threadpoolctl"). Defined with the other
 // OpenBLAS look-ups in thread_control.cpp. A relaxed load and a call into OpenBLAS; an OpenBLAS
 // not yet found is looked for at most every kOpenBlasLookupNs.
+// kOpenBlasLookupNs: 250 ms, so that the look-up (dlsym, and dlopen of the known sonames) stays
+// rare beside the calls yet an OpenBLAS loaded later is soon followed (docs/blas.md,
+// "threadpoolctl").
 inline constexpr unsigned long long kOpenBlasLookupNs = 250'000'000;
 [[nodiscard]] int followed_openblas_count();
 
 // caller_runs_one_thread(): whether a call from this thread can use one thread only: the
 // thread's own count, else the process-wide one, else the current engine's width (the last two
-// capped by the followed OpenBLAS count) is 1 (false
-// until an engine exists, unless a count of 1 is set). Relaxed loads, no lease and no engine
-// created; the thread's own count is looked up only once some thread has set one (in a shared
-// library a thread-local look-up is a call into the dynamic linker, ~0.25 % of a 48^3 dgemm_:
-// docs/engine.md, "Cost of a call").
+// capped by the followed OpenBLAS count) is 1 (false until an engine exists, unless a count of
+// 1 is set). Relaxed loads, no lease and no engine created; the thread's own count is looked up
+// only once some thread has set one (in a shared library a thread-local look-up is a call into
+// the dynamic linker: docs/engine.md, "Cost of a call").
 [[nodiscard]] bool caller_runs_one_thread();
 // learned_inline_calls(): the calling thread's count of calls that skipped the engine because
-// the width planner decided their size class inline (routines.cpp, kEnginePassEvery).
+// the width planner decided their size class inline (abi_routines.cpp, kEnginePassEvery).
 [[nodiscard]] unsigned& learned_inline_calls();
 
 // EngineLease: one call's hold on the process engine, sized for the calling thread's count.

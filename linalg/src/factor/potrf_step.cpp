@@ -21,7 +21,7 @@
 #include "level3/syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {
 namespace {

@@ -27,7 +27,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 #include "gemm/wide_split.hpp"
 
 namespace teamla::linalg {
@@ -605,7 +605,7 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
     return;
   }
   // Inside a claimed unit (trsm's and trmm's recursions), the unit's rank of the leader's
-  // workspace (unit_workspace.hpp).
+  // workspace (workspace_units.hpp).
   const RankBuffers buffers = exec_buffers(exec);
   Workspace& ws = *buffers.ws;
   const KernelSet<T> ks = kernels<T>();

@@ -185,8 +185,6 @@ struct CholLeaves {
     }
   };
 
-
-
   // potf2_lower(): right-looking Cholesky of a contiguous column-major n x n lower triangle (n
   // is small: a leaf of the recursive diagonal-tile factorization, whose strict upper triangle
   // is scratch). Columns go in groups of kGroup: a group is factored among itself, then the
@@ -266,8 +264,8 @@ struct CholLeaves {
 
   // solve_strip(): the columns [c0, c0 + w) of B, w a compile-time width.
   template <class T, bool kLower, index_t w>
-  static void solve_strip(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t rs, index_t c0,
-                   T* solved) {
+  static void solve_strip(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                          index_t c0, T* solved) {
     for (index_t step = 0; step < k; ++step) {
       const index_t i = kLower ? step : k - 1 - step;
       T acc[w];
@@ -293,7 +291,8 @@ struct CholLeaves {
   }
 
   template <class T, bool kLower>
-  static void solve_rows(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t rs, index_t nrhs) {
+  static void solve_rows(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                         index_t nrhs) {
     // Strips of 8, 4, 2 and 1 512-bit vectors: the diagonal tiles of small factorizations
     // (n = 64: 32 right-hand sides) fit the narrow ones instead of the axpy tail below.
     constexpr index_t wide = kStrip<T>;
@@ -335,13 +334,13 @@ struct CholLeaves {
 
   template <class T>
   static void solve_lower_rows(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                        index_t nrhs) {
+                               index_t nrhs) {
     solve_rows<T, true>(l, rdiag, unit, k, b, rs, nrhs);
   }
 
   template <class T>
   static void solve_upper_rows(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                        index_t nrhs) {
+                               index_t nrhs) {
     solve_rows<T, false>(u, rdiag, unit, k, b, rs, nrhs);
   }
 
@@ -349,7 +348,7 @@ struct CholLeaves {
   // updates are axpys down a (packed, contiguous) column of the triangle.
   template <class T>
   static void solve_lower_cols(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t cs,
-                        index_t nrhs) {
+                               index_t nrhs) {
     for (index_t c = 0; c < nrhs; ++c) {
       T* __restrict x = b + c * cs;
       for (index_t j = 0; j < k; ++j) {
@@ -363,7 +362,7 @@ struct CholLeaves {
 
   template <class T>
   static void solve_upper_cols(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t cs,
-                        index_t nrhs) {
+                               index_t nrhs) {
     for (index_t c = 0; c < nrhs; ++c) {
       T* __restrict x = b + c * cs;
       for (index_t j = k - 1; j >= 0; --j) {
@@ -378,8 +377,8 @@ struct CholLeaves {
   // Any other strides (a sub-view of a view with both strides > 1 cannot occur for valid
   // views, but a 1-row or 1-column view can have either): element-wise.
   template <class T>
-  static void solve_lower_strided(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                           index_t cs, index_t nrhs) {
+  static void solve_lower_strided(const T* l, const T* rdiag, bool unit, index_t k, T* b,
+                                  index_t rs, index_t cs, index_t nrhs) {
     for (index_t c = 0; c < nrhs; ++c) {
       for (index_t j = 0; j < k; ++j) {
         T& xj = b[j * rs + c * cs];
@@ -390,8 +389,8 @@ struct CholLeaves {
   }
 
   template <class T>
-  static void solve_upper_strided(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                           index_t cs, index_t nrhs) {
+  static void solve_upper_strided(const T* u, const T* rdiag, bool unit, index_t k, T* b,
+                                  index_t rs, index_t cs, index_t nrhs) {
     for (index_t c = 0; c < nrhs; ++c) {
       for (index_t j = k - 1; j >= 0; --j) {
         T& xj = b[j * rs + c * cs];
@@ -410,7 +409,7 @@ struct CholLeaves {
   // axpys, which ran 1-thread strsm 128 x 64 at under half dtrsm's rate (docs/perf/blocking.md).
   template <class T, bool kLower, index_t w>
   static void solve_cols_strip(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t cs,
-                        index_t c0, T* rows, T* solved) {
+                               index_t c0, T* rows, T* solved) {
     for (index_t c = 0; c < w; ++c) {
       const T* __restrict col = b + (c0 + c) * cs;
       for (index_t i = 0; i < k; ++i) rows[i * w + c] = col[i];
@@ -427,8 +426,8 @@ struct CholLeaves {
   static constexpr index_t kNarrowestColStrip = kStrip<T> / 8;
 
   template <class T, bool kLower>
-  static index_t solve_cols_by_strips(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t cs,
-                               index_t nrhs) {
+  static index_t solve_cols_by_strips(const T* t, const T* rdiag, bool unit, index_t k, T* b,
+                                      index_t cs, index_t nrhs) {
     constexpr index_t w = kStrip<T>;
     alignas(64) T rows[kLeafSolve * w];
     alignas(64) T solved[kLeafSolve * w];
@@ -452,8 +451,8 @@ struct CholLeaves {
   }
 
   template <class T>
-  static void solve_lower(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs, index_t cs,
-                   index_t nrhs) {
+  static void solve_lower(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                          index_t cs, index_t nrhs) {
     if (rs == 1 && cs != 1 && nrhs >= kNarrowestColStrip<T>) {
       const index_t done = solve_cols_by_strips<T, true>(l, rdiag, unit, k, b, cs, nrhs);
       b += done * cs;
@@ -469,8 +468,8 @@ struct CholLeaves {
   }
 
   template <class T>
-  static void solve_upper(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs, index_t cs,
-                   index_t nrhs) {
+  static void solve_upper(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
+                          index_t cs, index_t nrhs) {
     if (rs == 1 && cs != 1 && nrhs >= kNarrowestColStrip<T>) {
       const index_t done = solve_cols_by_strips<T, false>(u, rdiag, unit, k, b, cs, nrhs);
       b += done * cs;
@@ -490,16 +489,17 @@ struct CholLeaves {
   template <class T, std::size_t... I>
   static bool solve_register_tile(T* x, index_t mr, index_t w, const T* d, index_t d_step,
                                   const T* rdiag, std::index_sequence<I...>) {
-    [[maybe_unused]] const auto try_tile = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
-      constexpr TileShape kTile = Isa::kTiles[J];
-      if constexpr (kTile.mr % RegVec<T>::kL == 0) {
-        if (mr == kTile.mr && w == kTile.w) {
-          RegTileSolve<T, kTile.mr, kTile.w>::solve(x, d, d_step, rdiag);
-          return true;
-        }
-      }
-      return false;
-    };
+    [[maybe_unused]] const auto try_tile =
+        [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+          constexpr TileShape kTile = Isa::kTiles[J];
+          if constexpr (kTile.mr % RegVec<T>::kL == 0) {
+            if (mr == kTile.mr && w == kTile.w) {
+              RegTileSolve<T, kTile.mr, kTile.w>::solve(x, d, d_step, rdiag);
+              return true;
+            }
+          }
+          return false;
+        };
     return (try_tile(std::integral_constant<std::size_t, I>{}) || ...);
   }
 
@@ -509,7 +509,8 @@ struct CholLeaves {
   // diagonal. Left-looking: each column is loaded once, updated by the solved columns to its
   // left and scaled; about 5 % of a 24 x 8 tile's work beside its gemm update at k = 128.
   template <class T>
-  static void solve_panel_tile(T* x, index_t mr, index_t w, const T* d, index_t d_step, const T* rdiag) {
+  static void solve_panel_tile(T* x, index_t mr, index_t w, const T* d, index_t d_step,
+                               const T* rdiag) {
     // The full tiles of the gemm kernels this ISA's leaves run beside, in registers.
     if (solve_register_tile<T>(x, mr, w, d, d_step, rdiag,
                                std::make_index_sequence<Isa::kTiles.size()>{})) {

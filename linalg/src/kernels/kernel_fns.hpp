@@ -15,8 +15,8 @@ namespace teamla::linalg::detail {
 // pack_a_by_transposes(): pack_a_panels(), with a transposed A copied by `Transpose` (register
 // transposes of a block) instead of element by element.
 template <class Ops, int MR, CopyTransposed<typename Ops::T> Transpose>
-void pack_a_by_transposes(index_t mc, index_t kc, const typename Ops::T* a, index_t rs,
-                          index_t cs, typename Ops::T* dst) {
+void pack_a_by_transposes(index_t mc, index_t kc, const typename Ops::T* a, index_t rs, index_t cs,
+                          typename Ops::T* dst) {
   pack_a_transposing<Ops, typename Ops::T, MR>(mc, kc, a, rs, cs, dst, Transpose);
 }
 

@@ -21,6 +21,53 @@
 
 namespace teamla::linalg::detail {
 
+// dot_store(): C = alpha * acc + beta * C for dot_block()'s MI x NJ block at rows i0..,
+// columns j0.., each accumulator summed across its lanes first; only the block's rows and
+// columns inside C are written.
+template <class Ops, int MI, int NJ>
+[[gnu::always_inline]] inline void dot_store(const typename Ops::V (&acc)[MI][NJ], index_t m,
+                                             index_t n, index_t i0, index_t j0,
+                                             typename Ops::T alpha, typename Ops::T beta,
+                                             typename Ops::T* c, index_t ldc) {
+  using T = typename Ops::T;
+  using V = typename Ops::V;
+  constexpr int kL = Ops::kLanes;
+  const index_t mb = std::min<index_t>(MI, m - i0);
+  const index_t nb = std::min<index_t>(NJ, n - j0);
+  constexpr int kColumnsPerGroup = kL / MI;
+  static_assert(kL % MI == 0 && (MI * NJ) % kL == 0);
+  const V va = Ops::set1(alpha);
+  const V vb = Ops::set1(beta);
+  const unsigned row_bits = (1U << mb) - 1U;
+#pragma GCC unroll 8
+  for (int g = 0; g < NJ / kColumnsPerGroup; ++g) {
+    V group[kL];
+#pragma GCC unroll 16
+    for (int l = 0; l < kL; ++l) group[l] = acc[l % MI][g * kColumnsPerGroup + l / MI];
+    V out = Ops::mul(va, Ops::lane_sums(group));
+    // Column jj of the group is lanes [jj MI, jj MI + MI): each is read and written from an
+    // address jj MI elements before the column's first row, under a mask of its own lanes.
+    // All of the group's columns are read before any is written: with ldc near m, column
+    // jj + 1's span overlaps column jj's, and a read of a span just written under a mask
+    // waits for that write to reach the cache (perf put a third of sgemm TN 16x16x256 on
+    // those reads; docs/perf/blocking.md).
+    const auto at = [&](int jj) {
+      return c + i0 + (j0 + g * kColumnsPerGroup + jj) * ldc - jj * MI;
+    };
+    const auto lanes = [&](int jj) { return Ops::mask_bits(row_bits << (jj * MI)); };
+    const int columns =
+        static_cast<int>(std::clamp<index_t>(nb - g * kColumnsPerGroup, 0, kColumnsPerGroup));
+    if (beta != T(0)) {  // beta == 0: C is not read
+      V old = Ops::zero();
+#pragma GCC unroll 16
+      for (int jj = 0; jj < columns; ++jj) old = Ops::load_masked_into(old, at(jj), lanes(jj));
+      out = Ops::fmadd(vb, old, out);
+    }
+#pragma GCC unroll 16
+    for (int jj = 0; jj < columns; ++jj) Ops::store_masked(at(jj), out, lanes(jj));
+  }
+}
+
 // dot_block(): the MI x NJ block of C at rows i0.., columns j0..; rows of op(A) and columns of
 // B past the matrix repeat its last one (their results are not stored).
 template <class Ops, int MI, int NJ>
@@ -69,40 +116,7 @@ template <class Ops, int MI, int NJ>
     step([ p, tail ](const T* x)
              __attribute__((always_inline)) { return Ops::load_masked(x + p, tail); });
   }
-  const index_t mb = std::min<index_t>(MI, m - i0);
-  const index_t nb = std::min<index_t>(NJ, n - j0);
-  constexpr int kColumnsPerGroup = kL / MI;
-  static_assert(kL % MI == 0 && (MI * NJ) % kL == 0);
-  const V va = Ops::set1(alpha);
-  const V vb = Ops::set1(beta);
-  const unsigned row_bits = (1U << mb) - 1U;
-#pragma GCC unroll 8
-  for (int g = 0; g < NJ / kColumnsPerGroup; ++g) {
-    V group[kL];
-#pragma GCC unroll 16
-    for (int l = 0; l < kL; ++l) group[l] = acc[l % MI][g * kColumnsPerGroup + l / MI];
-    V out = Ops::mul(va, Ops::lane_sums(group));
-    // Column jj of the group is lanes [jj MI, jj MI + MI): each is read and written from an
-    // address jj MI elements before the column's first row, under a mask of its own lanes.
-    // All of the group's columns are read before any is written: with ldc near m, column
-    // jj + 1's span overlaps column jj's, and a read of a span just written under a mask
-    // waits for that write to reach the cache (perf put a third of sgemm TN 16x16x256 on
-    // those reads; docs/perf/blocking.md).
-    const auto at = [&](int jj) {
-      return c + i0 + (j0 + g * kColumnsPerGroup + jj) * ldc - jj * MI;
-    };
-    const auto lanes = [&](int jj) { return Ops::mask_bits(row_bits << (jj * MI)); };
-    const int columns =
-        static_cast<int>(std::clamp<index_t>(nb - g * kColumnsPerGroup, 0, kColumnsPerGroup));
-    if (beta != T(0)) {  // beta == 0: C is not read
-      V old = Ops::zero();
-#pragma GCC unroll 16
-      for (int jj = 0; jj < columns; ++jj) old = Ops::load_masked_into(old, at(jj), lanes(jj));
-      out = Ops::fmadd(vb, old, out);
-    }
-#pragma GCC unroll 16
-    for (int jj = 0; jj < columns; ++jj) Ops::store_masked(at(jj), out, lanes(jj));
-  }
+  dot_store<Ops, MI, NJ>(acc, m, n, i0, j0, alpha, beta, c, ldc);
 }
 
 // kDotChunkBytes: k is walked in chunks of this many bytes of each row, every block of C

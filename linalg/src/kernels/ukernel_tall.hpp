@@ -21,8 +21,8 @@
 #include <array>
 
 #include "isa_dispatch.hpp"
-#include "teamla/linalg/matrix_view.hpp"
 #include "kernels/ukernel_simd.hpp"
+#include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::detail {
 

@@ -10,7 +10,7 @@
 
 #include "level3/level3_internal.hpp"
 #include "isa_dispatch.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {
 
@@ -160,7 +160,7 @@ T* scratch(std::size_t count) {
   const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
   // In a claimed unit (a potrf step's next diagonal block), the unit's rank of the leader's
   // workspace: the thread's own slot would grow on whichever thread first takes that unit
-  // (unit_workspace.hpp).
+  // (workspace_units.hpp).
   const detail::RankBuffers unit = detail::running_unit();
   if (unit.ws != nullptr) {
     return static_cast<T*>(unit.ws->buffer(unit.rank, Workspace::Slot::scratch, bytes));

@@ -20,7 +20,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 #include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
@@ -172,7 +172,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   Workspace& ws = *detail::exec_buffers(exec).ws;
   const auto elems = static_cast<std::size_t>(order * order);
   // The shared buffer, not a rank's slot: the gemm below runs sections, after which the
-  // ranks' slots are evened out and may move (unit_workspace.hpp).
+  // ranks' slots are evened out and may move (workspace_units.hpp).
   T* dense = static_cast<T*>(ws.try_shared_buffer(elems * sizeof(T)));
   if (dense == nullptr) {
     team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));

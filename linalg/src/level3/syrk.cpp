@@ -12,7 +12,7 @@
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg {
 namespace level3_detail {

@@ -22,7 +22,7 @@
 #include "gemm/small_blocks.hpp"
 #include "level3/syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {
 namespace {
@@ -123,7 +123,7 @@ void update(const KernelSet<T>& ks, const Region& r, index_t n, index_t k, T alp
   if ((r.lower ? r.hi : n) <= r.lo || k <= 0) return;
   const detail::RankBuffers buffers = detail::unit_buffers();
   // Sized for the whole triangle, not this column range: a rank's buffers then grow only in
-  // the first call of a shape, whichever ranges it takes (unit_workspace.hpp).
+  // the first call of a shape, whichever ranges it takes (workspace_units.hpp).
   const auto b_elems = static_cast<std::size_t>(std::min(k, kc) *
                                                 ((std::min(ks.blocking.nc, n) + nr - 1) / nr * nr));
   const auto a_elems =

@@ -20,7 +20,7 @@
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
 #include "level3/trmm_internal.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg {
 namespace level3_detail {

@@ -19,7 +19,7 @@
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "level3/trmm_internal.hpp"
-#include "unit_workspace.hpp"
+#include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {
 

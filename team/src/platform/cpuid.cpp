@@ -56,8 +56,7 @@ CpuFeatures detect_features(unsigned max_leaf) {
 
 // AMD's older cache leaves: 0x80000005 ECX (L1d KiB in bits 31:24, line in 7:0), 0x80000006
 // ECX (L2 KiB in 31:16) and EDX (L3 in 512 KiB units in 31:18). Some hypervisors fill these and
-// leave 0x8000001D empty (an AMD EPYC family 26 VM reports all zeros there); glibc's sysconf
-// reads these older leaves too.
+// leave 0x8000001D empty (all zeros); glibc's sysconf reads these older leaves too.
 CacheSizes amd_legacy_caches(unsigned max_ext) {
   CacheSizes c;
   if (max_ext >= 0x80000005) {

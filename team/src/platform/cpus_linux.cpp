@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <string>
 
 #include "teamla/team/machine.hpp"
@@ -32,22 +31,6 @@ unsigned affinity_cpu_count() {
     if (count > 0) return static_cast<unsigned>(count);
   }
   return online_cpu_count();
-}
-
-namespace {
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): published once
-constinit ProcessNumber<unsigned> g_local_ranks;
-}  // namespace
-
-unsigned local_ranks() {
-  return g_local_ranks.get([] {
-    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
-      const char* text = std::getenv(name);
-      const long value = text == nullptr ? 0 : std::strtol(text, nullptr, 10);
-      if (value > 0) return static_cast<unsigned>(value);
-    }
-    return 1U;
-  });
 }
 
 unsigned online_cpu_count() {

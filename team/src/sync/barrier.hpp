@@ -11,7 +11,7 @@
 // that the waiters read with acquire, so they see those writes too. The count is reset
 // (relaxed) before the bump and nobody arrives for the next round before seeing the bump, so
 // the next round starts from 0. The bump and the cancel store precede parker.wake() as
-// parker.hpp requires. Model-checked by tests/team/model_barrier.cpp.
+// parker.hpp requires. Model-checked by tests/team/model_test.cpp (BarrierModel, CancelModel).
 #pragma once
 
 #include <cstdint>

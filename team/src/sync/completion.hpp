@@ -12,7 +12,7 @@
 // Memory ordering: the decrement is a seq_cst RMW, so every member's writes before arrive()
 // are visible to the leader once its acquire load reads 0 (the decrements form one release
 // sequence). The final decrement is ordered before the Parker's wake() RMW, as parker.hpp
-// requires of a waker. Model-checked by tests/team/model_completion.cpp.
+// requires of a waker. Model-checked by tests/team/model_test.cpp (CompletionModel).
 #pragma once
 
 #include <cstdint>

@@ -17,7 +17,7 @@
 //    re-check after prepare(): the waiter sees done() and never sleeps.
 // Either way no wake is lost. When nobody sleeps, wake() is one uncontended RMW, no syscall.
 //
-// The same code is model-checked by Relacy (tests/team/model_parker.cpp) through `Sync`.
+// The same code is model-checked by Relacy (tests/team/model_test.cpp, ParkerModel) through `Sync`.
 #pragma once
 
 #include <cstdint>

@@ -2,12 +2,13 @@
 // staged_wait.hpp: the one wait every thread of a pool uses: a member between sections, the
 // leader in join, and a participant in a barrier.
 //
-// wait_until(pool, site, parker, done) returns once done() is true. Under the pool's policy:
-//  - staged: spin at most spin_budget polls (spin_time, or spin_polls; one PAUSE each), or
-//  throttled_polls when the pool
-//    is oversubscribed or under warm-up pressure; then yield up to yield_polls times, ending
-//    early after a yield that took longer than `slow_yield` (docs/team.md has the measurement);
-//    then sleep on `parker`. Every phase is bounded, so no wait spins forever.
+// wait_until(pool, site, parker, done) returns once done() is true; `pool` is the pool as
+// its waits see it (wait_context.hpp). Under the pool's policy:
+//  - staged: spin at most spin_budget polls (spin_time converted into polls, or spin_polls;
+//    one PAUSE each), or throttled_polls when the pool is oversubscribed or under warm-up
+//    pressure; then yield up to yield_polls times, ending early after a yield that took
+//    longer than `slow_yield`; then sleep on `parker`. Every phase is bounded, so no wait
+//    spins forever.
 //  - passive: sleep at once.
 //  - legacy (threadteam 0.1.3's waits): a member spins 200 ms of wall time (64 polls
 //    when oversubscribed) and then sleeps; join and barrier never sleep: a PAUSE per poll, or
@@ -22,8 +23,8 @@
 #include "budget.hpp"
 #include "platform/affinity.hpp"
 #include "platform/thread.hpp"
-#include "pool_impl.hpp"
 #include "teamla/team/machine.hpp"
+#include "wait/wait_context.hpp"
 
 namespace teamla::team {
 
@@ -39,10 +40,11 @@ inline constexpr std::uint32_t kLegacyOversubscribedPauses = 100;
 // A spinning waiter reads the clock once per this many polls (a power of two).
 inline constexpr std::uint32_t kClockStride = 64;
 // A stacked waiter (its partner shares its CPU) yields at most this many times before it
-// falls back to the short spin and the sleep; a yield may hand the partner a whole slice
-// (~3 ms here), so this bounds the phase at ~50 ms.
+// falls back to the short spin and the sleep: a yield may hand the partner a whole scheduler
+// slice, so this bounds the phase at 16 slices (docs/perf/waits.md, "Wait primitives").
 inline constexpr std::uint32_t kStackedYields = 16;
-// A yield that returns within this long found nobody else queued on the CPU: the partner
+// A yield that returns within this long found nobody else queued on the CPU (a yield to
+// nobody is one system call; a yield to a partner lasts the partner's slice): the partner
 // has moved to another CPU (or is asleep), and spinning is right again.
 inline constexpr std::uint64_t kAloneYieldNs = 2'000;
 
@@ -64,12 +66,12 @@ inline void count_sleep(CounterCells& counters, WaitSite site) {
 // avoid_cpu >= 0 (a member between sections: the CPU its leader last ran on), a spinner that
 // finds itself on that CPU, where it only takes time from its leader, moves to another CPU of
 // its set once (platform::step_off_cpu) and spins on there, or ends the spin if it cannot.
-// Sleeping alone would not help on this VM, whose kernel packs a woken thread onto its waker's
-// CPU: the next wake puts it back (docs/team.md, "Stacked waits").
+// Sleeping alone would not help where the scheduler places a woken thread on its waker's CPU:
+// the next wake puts it back (docs/team.md, "Stacked waits").
 // A member (`member`) also ends its spin when every usable CPU runs library work
 // (cpu_budget.hpp): its spin would take a CPU from a thread that has work.
 template <class Done>
-bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu, bool member) {
+bool spin_phase(const WaitContext& pool, Done& done, bool after_wake, int avoid_cpu, bool member) {
   const WaitTuning& tuning = pool.tuning;
   std::uint32_t budget = pool.oversubscribed ? tuning.throttled_polls : pool.spin_budget;
   if (after_wake) budget = std::min(budget, tuning.after_wake_polls);
@@ -117,7 +119,7 @@ bool spin_phase(Pool::Impl& pool, Done& done, bool after_wake, int avoid_cpu, bo
 
 // yield_phase() yields between polls; a yield slower than `slow_yield` ends it early.
 template <class Done>
-bool yield_phase(Pool::Impl& pool, Done& done) {
+bool yield_phase(const WaitContext& pool, Done& done) {
   const WaitTuning& tuning = pool.tuning;
   const auto slow_ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(tuning.slow_yield).count());
@@ -132,8 +134,8 @@ bool yield_phase(Pool::Impl& pool, Done& done) {
 
 // stacked_phase() yields to a partner queued on this CPU until done() or until a yield comes
 // back at once (the partner left this CPU). Sleeping instead would hide the imbalance from
-// the scheduler: a sleeper is not runnable, so nothing is moved to the idle CPU, and on this
-// VM the wake that ends the sleep places the sleeper on its waker's CPU again (docs/team.md,
+// the scheduler: a sleeper is not runnable, so nothing is moved to the idle CPU, and the wake
+// that ends the sleep often places the sleeper on its waker's CPU again (docs/team.md,
 // "Stacked waits"). Returns 1 if done, 0 if the partner left, -1 if the yields ran out.
 template <class Done>
 int stacked_phase(Done& done) {
@@ -148,7 +150,7 @@ int stacked_phase(Done& done) {
 
 // legacy_wait() reproduces 0.1.3; true if done, false if a member should now park.
 template <class Done>
-bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
+bool legacy_wait(const WaitContext& pool, WaitSite site, Done& done) {
   if (site == WaitSite::member) {
     if (pool.oversubscribed) {
       for (std::uint32_t poll = 0; poll < kLegacyOversubscribedMemberPolls; ++poll) {
@@ -183,7 +185,7 @@ bool legacy_wait(Pool::Impl& pool, WaitSite site, Done& done) {
 // a WaitHint, so that a hot wait, which ends within those polls, never pays for the hint
 // (reading each member's CPU costs the leader one cache line per member).
 template <class Done>
-bool brief_spin(const Pool::Impl& pool, Done& done) {
+bool brief_spin(const WaitContext& pool, Done& done) {
   if (pool.policy == WaitPolicy::staged) {
     for (std::uint32_t poll = 0; poll < pool.tuning.after_wake_polls; ++poll) {
       if (done()) return true;
@@ -204,7 +206,7 @@ enum class WaitHint : std::uint8_t { none, after_wake, stacked };
 
 // wait_until() returns true if this wait slept.
 template <class Done>
-bool wait_until(Pool::Impl& pool, WaitSite site, Parker& parker, Done&& done,
+bool wait_until(const WaitContext& pool, WaitSite site, Parker& parker, Done&& done,
                 WaitHint hint = WaitHint::none, int avoid_cpu = -1) {
   if (done()) return false;
   switch (pool.policy) {

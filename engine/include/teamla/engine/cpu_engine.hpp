@@ -164,12 +164,13 @@ class CpuEngine {
   void gemm_batch(std::span<const GemmGroup<float>> groups);
   // gemm_batch_strided(): `count` products of one shape, item i's A, B, C at the views' data
   // + i * stride_a, stride_b, stride_c elements (strides >= 0; stride_c keeps the Cs apart).
-  void gemm_batch_strided(Op op_a, Op op_b, double alpha, MatrixView<const double> a,
-                          index_t stride_a, MatrixView<const double> b, index_t stride_b,
-                          double beta, MatrixView<double> c, index_t stride_c, index_t count);
-  void gemm_batch_strided(Op op_a, Op op_b, float alpha, MatrixView<const float> a,
-                          index_t stride_a, MatrixView<const float> b, index_t stride_b, float beta,
-                          MatrixView<float> c, index_t stride_c, index_t count);
+  template <class A, class B, class C>
+  void gemm_batch_strided(Op op_a, Op op_b, scalar_of<C> alpha, A&& a, index_t stride_a, B&& b,
+                          index_t stride_b, scalar_of<C> beta, C&& c, index_t stride_c,
+                          index_t count) {
+    run_gemm_batch_strided(op_a, op_b, alpha, const_view_of(a), stride_a, const_view_of(b),
+                           stride_b, beta, mutable_view_of(c), stride_c, count);
+  }
   // trsm(): B = alpha * inv(op(A)) * B (left) or alpha * B * inv(op(A)) (right).
   template <class A, class B>
   void trsm(Side side, Uplo uplo, Op op_a, Diag diag, scalar_of<B> alpha, A&& a, B&& b) {
@@ -226,43 +227,41 @@ class CpuEngine {
   // last_call() describes the most recent call to complete, from any thread.
   [[nodiscard]] CallStats last_call() const;
 
-  // impl() is the engine's internal state (engine/src/engine_impl.hpp), for tests.
+  // impl() is the engine's internal state (engine/src/cpu_engine_impl.hpp), for tests.
   struct Impl;
   [[nodiscard]] Impl& impl() const { return *impl_; }
 
  private:
-  // Views by reference: at n = 1-4 a call costs tens of ns, and each copy of three views on
-  // the way in showed in it (docs/engine.md, "Cost of a call").
-  void run_gemm(Op op_a, Op op_b, double alpha, const MatrixView<const double>& a,
-                const MatrixView<const double>& b, double beta, const MatrixView<double>& c);
-  void run_gemm(Op op_a, Op op_b, float alpha, const MatrixView<const float>& a,
-                const MatrixView<const float>& b, float beta, const MatrixView<float>& c);
-  void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha, MatrixView<const double> a,
-                MatrixView<double> b);
-  void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, float alpha, MatrixView<const float> a,
-                MatrixView<float> b);
-  void run_syrk(Uplo uplo, Op op_a, double alpha, MatrixView<const double> a, double beta,
-                MatrixView<double> c);
-  void run_syrk(Uplo uplo, Op op_a, float alpha, MatrixView<const float> a, float beta,
-                MatrixView<float> c);
-  void run_symm(Side side, Uplo uplo, double alpha, MatrixView<const double> a,
-                MatrixView<const double> b, double beta, MatrixView<double> c);
-  void run_symm(Side side, Uplo uplo, float alpha, MatrixView<const float> a,
-                MatrixView<const float> b, float beta, MatrixView<float> c);
-  void run_trmm(Side side, Uplo uplo, Op op_a, Diag diag, double alpha, MatrixView<const double> a,
-                MatrixView<double> b);
-  void run_trmm(Side side, Uplo uplo, Op op_a, Diag diag, float alpha, MatrixView<const float> a,
-                MatrixView<float> b);
-  void run_syr2k(Uplo uplo, Op op, double alpha, MatrixView<const double> a,
-                 MatrixView<const double> b, double beta, MatrixView<double> c);
-  void run_syr2k(Uplo uplo, Op op, float alpha, MatrixView<const float> a,
-                 MatrixView<const float> b, float beta, MatrixView<float> c);
-  index_t run_potrf(Uplo uplo, MatrixView<double> a);
-  index_t run_potrf(Uplo uplo, MatrixView<float> a);
-  void run_potrs(Uplo uplo, MatrixView<const double> a, MatrixView<double> b);
-  void run_potrs(Uplo uplo, MatrixView<const float> a, MatrixView<float> b);
-  void run_solve_spd(MatrixView<double> a, MatrixView<double> b);
-  void run_solve_spd(MatrixView<float> a, MatrixView<float> b);
+  // The routines of each scalar type (double and float: cpu_engine_routines.cpp). gemm takes its
+  // views by reference: a copy of three views per layer weighs on the smallest calls
+  // (docs/engine.md, "Cost of a call").
+  template <class T>
+  void run_gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
+                const MatrixView<const T>& b, T beta, const MatrixView<T>& c);
+  template <class T>
+  void run_gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_t stride_a,
+                              MatrixView<const T> b, index_t stride_b, T beta, MatrixView<T> c,
+                              index_t stride_c, index_t count);
+  template <class T>
+  void run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
+                MatrixView<T> b);
+  template <class T>
+  void run_syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c);
+  template <class T>
+  void run_symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+                MatrixView<T> c);
+  template <class T>
+  void run_trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
+                MatrixView<T> b);
+  template <class T>
+  void run_syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+                 MatrixView<T> c);
+  template <class T>
+  index_t run_potrf(Uplo uplo, MatrixView<T> a);
+  template <class T>
+  void run_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b);
+  template <class T>
+  void run_solve_spd(MatrixView<T> a, MatrixView<T> b);
 
   std::unique_ptr<Impl> impl_;
 };

@@ -44,7 +44,7 @@ struct Exec {
   Workspace* workspace = nullptr;  // nullptr: a thread-local workspace
   std::size_t max_width = 0;       // 0: the team's width
   WidthRule width_rule = WidthRule::observed;
-  ExecStats stats;                 // reset and filled by each call
+  ExecStats stats;  // reset and filled by each call
 };
 
 }  // namespace teamla::linalg

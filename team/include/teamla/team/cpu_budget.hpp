@@ -24,7 +24,7 @@
 // that has work.
 //
 // Only sections led inside a call are budgeted. A team used outside any call (an application
-// that sizes its own teams, the wait benches), the legacy policy (threadteam 0.1.3's arm, a
+// that sizes its own teams, the wait benches), the legacy policy (threadteam 0.1.3's waits, a
 // runtime that had no budget) and non-claimed sections (Team::run: a section with barriers
 // cannot run narrower than planned) ignore it.
 //

@@ -81,23 +81,24 @@ unsigned online_cpu_count();
 // where there is none): what decides scheduling and wake-up costs besides the CPU.
 std::string kernel_release();
 
-// monotonic_ns() reads CLOCK_MONOTONIC in nanoseconds (~26 ns on the reference machine).
+// monotonic_ns() reads CLOCK_MONOTONIC in nanoseconds (its cost: docs/perf/waits.md, "Wait
+// primitives").
 std::uint64_t monotonic_ns();
 
 // spin_poll_ns() is the cost of one spin poll (an atomic load and cpu_relax()), measured once
-// per process (the fastest of 5 timed runs of 2000 polls, < 0.5 ms in all): the PAUSE alone
-// costs ~3x more on some CPUs than on others, so spin budgets given as times are converted
-// through it.
+// per process (the fastest of 5 timed runs of 2000 polls): the PAUSE alone costs several times
+// more on some CPUs than on others, so spin budgets given as times are converted through it.
 double spin_poll_ns();
 
 // coarse_monotonic_ns() reads CLOCK_MONOTONIC_COARSE (the last tick: a few ns to read, a few
 // ms of resolution), for checks that run on every call but need only a coarse time.
 std::uint64_t coarse_monotonic_ns();
 
-// read_tsc() reads the time-stamp counter (~11 ns); 0 where there is none. Ticks, not ns.
+// read_tsc() reads the time-stamp counter; 0 where there is none. Ticks, not ns.
 std::uint64_t read_tsc();
 
-// cpu_relax() is one spin-wait hint: PAUSE on x86-64 (~28 ns on Zen), a no-op elsewhere.
+// cpu_relax() is one spin-wait hint: PAUSE on x86-64, YIELD on AArch64, a no-op elsewhere
+// (PAUSE's cost per CPU: docs/perf/waits.md, "Wait primitives").
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();

@@ -39,8 +39,8 @@ class PoolBuilder {
   // instead of joining them: a pool built per call then costs a wake, not a thread start
   // (and never a wait for a thread the scheduler has not run yet). The new Pool still has its
   // own warm-up detection and counters. At most kIdlePools pools wait to be reused; one idle
-  // for longer than kIdleLifetime is joined by the next build or hand-back. Not with
-  // on_start() (whose hook a reused worker would not run again).
+  // for longer than kIdleLifetimeNs is joined by the next build or hand-back (both in
+  // src/reservoir.hpp). Not with on_start() (whose hook a reused worker would not run again).
   PoolBuilder& reuse_threads(bool reuse = true);
   // apply_env() reads TEAMLA_NUM_THREADS, TEAMLA_WAIT_POLICY, TEAMLA_SPIN_POLLS and
   // TEAMLA_WARM_UP_MS (the one place they are read). An invalid value throws

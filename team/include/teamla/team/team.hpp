@@ -19,7 +19,7 @@
 //                      member still busy with an earlier job is left out. A unit may
 //                      section.wait_for(ready) on what earlier units produce (never a barrier).
 //                      Under the legacy policy the units are dealt out statically and the join
-//                      waits for every participant, as threadteam 0.1.3 did (the A/B arm).
+//                      waits for every participant, as threadteam 0.1.3 did (faer#107).
 //   team.fork(ws, f)   splits the team into child teams of widths ws (sum <= width()) that
 //                      run concurrently: f(child_index, child_team) runs on each child's
 //                      leader, which can run sections of its own on child_team.
@@ -40,6 +40,7 @@
 namespace teamla::team {
 
 class Pool;
+struct SectionShared;  // a section's shared state (runtime-private)
 
 // leader_wait_ns() is the time the calling thread has spent, as the leader (rank 0) of the
 // sections it ran, waiting for other participants: in-section waits and joins that were not
@@ -82,14 +83,13 @@ class Section {
                 static_cast<const void*>(&ready));
   }
 
-  struct Shared;  // the section's shared state (runtime-private)
-  Section(Shared* shared, std::size_t rank, std::size_t width)
+  Section(SectionShared* shared, std::size_t rank, std::size_t width)
       : shared_(shared), rank_(rank), width_(width) {}
 
  private:
   void wait_erased(bool (*ready)(const void*), const void* ctx);
 
-  Shared* shared_;
+  SectionShared* shared_;
   std::size_t rank_;
   std::size_t width_;
 };
@@ -147,7 +147,7 @@ class Team {
   // knows a section comes soon after a stretch without one: a parked member takes a wake and
   // a time slice's start to reach the next section, and would otherwise miss the first few of
   // them (linalg's width planner, before a calibration's wide block: docs/team.md, "Claimed
-  // sections", "Waking ahead").
+  // sections", "Linger and waking ahead").
   // A member that has not yet taken an earlier job is already on its way and is left alone.
   // Does nothing under WaitPolicy::legacy (threadteam 0.1.3 had no such call).
   void wake_members(std::size_t width);

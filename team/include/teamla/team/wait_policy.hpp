@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // wait_policy.hpp: how the threads of a pool wait, and the counters that show it.
 //
-// Every wait of the staged policy is an episode of three phases: spin at most `spin_polls`
-// polls (one PAUSE each; a count, not a time, so a waiter that sits in a run queue does not
-// spend it), then yield up to `yield_polls` times, then sleep on a futex. See docs/waits.md for
-// the measurements behind every default here.
+// Every wait of the staged policy is an episode of three phases: spin, then yield up to
+// `yield_polls` times, then sleep on a futex. The spin budget is a time, `spin_time`, which a
+// pool converts once, when it is built, into a count of polls (one load and one PAUSE each)
+// through spin_poll_ns(), the cost of one poll measured once per process. A waiter counts its
+// polls rather than reading the clock, so time it spends preempted in a run queue does not use
+// up its budget. `spin_polls` sets the count directly. docs/waits.md ("Each knob and what
+// decided it") says what chose each default here; the records are in docs/perf/waits.md.
 #pragma once
 
 #include <chrono>
@@ -14,7 +17,7 @@
 namespace teamla::team {
 
 enum class WaitPolicy : unsigned char {
-  // staged: spin a count of polls, yield, then sleep (the default; OpenMP-like).
+  // staged: spin for spin_time, yield, then sleep (the default; OpenMP-like).
   staged,
   // legacy: threadteam 0.1.3 exactly: members spin 200 ms of wall time then park; join and
   // barrier never sleep. Kept to reproduce the faer#107 slow mode in the same binary.
@@ -25,27 +28,25 @@ enum class WaitPolicy : unsigned char {
 
 // WaitTuning: the knobs of the waits. The defaults are the documented ones; benches vary them.
 struct WaitTuning {
-  // The spin phase is a time, as libomp's KMP_BLOCKTIME is: a count of PAUSEs lasts 3x longer
-  // on one CPU than on another (libgomp's GOMP_SPINCOUNT of 300000 lasted 7-10 ms on one VM
-  // here and ~28 ms on another). A pool converts it into polls through spin_poll_ns(), measured
-  // once per process. 20 ms covers a 10 ms gap between calls with room for the timer's slack
-  // and the sections around it: docs/waits.md, criterion (d), `scripts/bench-ab`.
+  // The spin phase, a time as libomp's KMP_BLOCKTIME is: the same count of PAUSEs lasts
+  // several times longer on some CPUs than on others (docs/perf/waits.md, "Wait primitives").
+  // A pool converts it into polls through spin_poll_ns(). 20 ms: criterion (d)'s gap between
+  // calls, with room for the timer's slack and the sections around it (docs/waits.md).
   std::chrono::microseconds spin_time{20000};
   // An explicit count of spin polls overrides spin_time (TEAMLA_SPIN_POLLS); the default
   // kSpinPollsFromTime converts spin_time.
   static constexpr std::uint32_t kSpinPollsFromTime = 0xFFFFFFFFU;
   std::uint32_t spin_polls = kSpinPollsFromTime;
-  // Polls while throttled (statically oversubscribed, or a new pool under pressure): libgomp's.
+  // Polls while throttled (statically oversubscribed, or a new pool under pressure): libgomp's
+  // throttled spin count.
   std::uint32_t throttled_polls = 100;
-  // Yields between the spin and the sleep. 0 by default, chosen by measurement (docs/team.md,
-  // `team_dispatch --yield-study`, 2-CPU Zen 5 VM, 200 sections x 20 us, width 2, 45 calls per
-  // arm): beside a co-runner one yield can hand it a whole slice, and 16 yields took the
-  // median call from 14.9 ms to 70.0 ms (worst 46 ms to 1236 ms); cutting the phase after the
-  // first yield over 20 us still gave 33.8 ms; with every thread on one CPU no yield (10.0 ms)
-  // matched the cut (9.7 ms) and beat 16 yields (14.7 ms). 16 is the libgomp-like shape.
+  // Yields between the spin and the sleep. 0: beside a co-runner one yield can hand it a whole
+  // slice, and with every thread on one CPU no yield did as well as any (docs/perf/waits.md,
+  // "Runtime measurements", yield phase). 16 is the libgomp-like shape.
   std::uint32_t yield_polls = 0;
   // During the warm-up, a gap longer than this between two clock reads of a spinning waiter
-  // (one read every 64 polls) means it was preempted.
+  // (one read every 64 polls) means it was preempted. This and the four below: threadteam's
+  // measurements (docs/waits.md, "Each knob and what decided it").
   std::chrono::microseconds preempt_gap{200};
   // How long a new pool watches for preemption. 0 turns detection off.
   std::chrono::milliseconds warm_up{200};
@@ -55,14 +56,15 @@ struct WaitTuning {
   // ... for this long.
   std::chrono::milliseconds throttle_hold{100};
   // With yield_polls > 0: a yield that takes longer than this ends the yield phase (it gave
-  // the CPU away) and the waiter sleeps at once. 0 yields all `yield_polls` times.
+  // the CPU away) and the waiter sleeps at once. 0 yields all `yield_polls` times. 20 us: of
+  // the cuts measured, the faster (docs/perf/waits.md, "Runtime measurements", yield phase).
   std::chrono::microseconds slow_yield{20};
   // The spin budget of a join whose leader woke a parked member that has not started within
   // this many polls, and of a member's wait after a section run on its leader's CPU: the other
   // thread may be queued on this very CPU (the scheduler often places a wakee beside its
-  // waker), and a full spin holds it off for the whole budget. docs/team.md: an empty width-2
-  // section to a parked member, 2-CPU Zen 5 VM under compile load, median of 12: 7.3 ms with
-  // the full spin; 35-50 us at 256 polls, 70-74 us at 1024, 219-232 us at 4096.
+  // waker), and a full spin holds it off for the whole budget. 256: of the budgets measured,
+  // the fastest dispatch to a parked member (docs/perf/waits.md, "Runtime measurements",
+  // after-wake spin).
   std::uint32_t after_wake_polls = 256;
 
   bool operator==(const WaitTuning&) const = default;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// routines.hpp: the exported routines' common body, in Fortran conventions.
+// abi_routines.hpp: the exported routines' common body, in Fortran conventions.
 //
 // Each function checks its arguments as the reference routine does and returns that INFO: on
 // a nonzero INFO it has read no matrix and written nothing, and the caller reports it (to
@@ -31,9 +31,8 @@ bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes);
 
 // gemm() is inline up to the tiny path (linalg::gemm_is_tiny: on the caller, without the
 // process engine's lease, lock or clock, and without views), so that a small dgemm_ reaches
-// the kernel through no call of its own: out of line, with the engine path's frame and six
-// saved registers, the layer cost ~3 ns of a 35 ns dgemm_ 8 x 8 x 8 (docs/engine.md, "Cost
-// of a call").
+// the kernel through no call of its own: out of line, the engine path's frame and saved
+// registers weigh on the smallest products (docs/engine.md, "Cost of a call").
 template <class T>
 inline int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   if (const int info = check_gemm(args)) return info;
@@ -81,8 +80,8 @@ struct NullMatrix {
 };
 // gemm_batch(): runs groups whose other arguments the caller has checked (every view legal) on
 // the process engine. linalg checks every pointer an item uses before it writes anything: the
-// first null one is returned, with nothing written (the ABI's own scan of the pointers was
-// 3.9 % of the calling thread at 2 threads, 10000 x 8^3: docs/perf/batch.md).
+// first null one is returned, with nothing written (a scan of its own in the ABI would be a
+// second pass over the pointers on the calling thread: docs/perf/batch.md).
 template <class T>
 std::optional<NullMatrix> gemm_batch(std::span<const linalg::GemmGroup<T>> groups);
 // gemm_batch_strided(): runs a batch whose arguments the caller has checked (every view legal,

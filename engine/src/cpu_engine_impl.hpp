@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// engine_impl.hpp: CpuEngine's state and the dispatch every routine goes through.
+// cpu_engine_impl.hpp: CpuEngine's state and the dispatch every routine goes through.
 // Internal to engine/ (tests may include it to inject faults through dispatch()).
 //
 // The concurrency rule is implemented here, by `lead_`: a call that wins try_lock() leads
@@ -47,6 +47,7 @@ struct CpuEngine::Impl {
     const std::uint64_t memory_shortfalls = team::shortfalls(team::Shortfall::memory);
     linalg::Exec exec;
     exec.max_width = ThreadWidthLimit::current();
+    exec.width_rule = config.width_rule;
     std::unique_lock lead(lead_, std::try_to_lock);
     stats.contended = !lead.owns_lock();
     if (lead.owns_lock()) exec.workspace = &workspace_;
@@ -110,10 +111,9 @@ struct CpuEngine::Impl {
   void count_missing_threads(std::size_t missing);
 
   void finish(CallStats& stats, const linalg::Exec& exec, std::uint64_t start);
-  // now_ticks() is the call clock: the TSC (~11 ns to read) where there is one, else
-  // monotonic_ns() (~35 ns): two reads per call, so the cheaper clock saves ~50 ns a call,
-  // which matters to tiny BLAS calls (measured: a serial gemm 8 costs ~100 ns in linalg).
-  // Ticks become nanoseconds only when last_call() is read.
+  // now_ticks() is the call clock: the TSC where there is one, being cheaper to read than
+  // monotonic_ns() (two reads a call weigh on the smallest calls: docs/engine.md, "Cost of a
+  // call"). Ticks become nanoseconds only when last_call() is read.
   static std::uint64_t now_ticks();
 
  public:

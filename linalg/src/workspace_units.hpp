@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// unit_workspace.hpp: the buffers a claimed unit packs into, whichever thread runs it.
+// workspace_units.hpp: the buffers a claimed unit packs into, whichever thread runs it.
 //
 // A claimed section's units land on whichever participant claims them. Were a unit to pack into
 // its own thread's workspace, a thread would grow its buffers the first time it took a large

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """numpy_ab.py: numpy's matmul and Cholesky on the system BLAS against teamla (LD_PRELOAD).
+Not Google Benchmark: its arms are numpy processes, one library preloaded into each.
 
-Usage: /usr/bin/python3 numpy_ab.py /path/to/libteamla_blas.so [rounds]
+Usage: /usr/bin/python3 benches/numpy_ab.py /path/to/libteamla_blas.so [rounds]
 
 Each round runs one child process per arm, arms alternated (system, teamla, system, ...);
 a child times every operation (best of a few repeats, after a warm-up call) and prints the

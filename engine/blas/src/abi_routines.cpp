@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// routines.cpp: the BLAS/LAPACK routines of the ABI, from checked arguments to the process engine
-// (or a serial runner when the engine is closed or could not be built).
-#include "routines.hpp"
+// abi_routines.cpp: the BLAS/LAPACK routines of the ABI, from checked arguments to the process
+// engine (or a serial runner when the engine is closed or could not be built).
+#include "abi_routines.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -120,6 +120,44 @@ MatrixView<const T> empty_rows(index_t cols) {
   return col_major<const T>(nullptr, 0, cols, 1);
 }
 
+// RankUpdate: a checked syrk or syr2k call as linalg takes it: op(A) and op(B) n x k, or, when
+// there is no product (alpha == 0 or k == 0), n x 0 and alpha 0, as the reference then reads
+// neither A nor B; C's `uplo` triangle n x n. `nothing` is the reference's quick return.
+template <class T>
+struct RankUpdate {
+  bool nothing;
+  Uplo uplo;
+  Op op;
+  T alpha;
+  MatrixView<const T> a, b;
+  T beta;
+  MatrixView<T> c;
+};
+// rank_update(): syrk's (b = a) and syr2k's arguments, whose SyrkArgs and Syr2kArgs share all but
+// ldb.
+template <class T, class Args>
+RankUpdate<T> rank_update(const Args& args, T alpha, const T* a, const T* b, int ldb, T beta,
+                          T* c) {
+  const bool product = alpha != T(0) && args.k > 0;
+  RankUpdate<T> update{args.n == 0 || (!product && beta == T(1)),
+                       uplo_of(args.uplo),
+                       Op::none,
+                       T(0),
+                       empty_columns<T>(args.n),
+                       empty_columns<T>(args.n),
+                       beta,
+                       col_major(c, args.n, args.n, args.ldc)};
+  if (product) {
+    update.op = op_of(args.trans);
+    update.alpha = alpha;
+    const index_t rows = update.op == Op::none ? args.n : args.k;
+    const index_t cols = update.op == Op::none ? args.k : args.n;
+    update.a = col_major(a, rows, cols, args.lda);
+    update.b = col_major(b, rows, cols, ldb);
+  }
+  return update;
+}
+
 // scale_columns(): C = beta * C column by column (beta == 0 writes zeros without reading C).
 template <class T>
 void scale_columns(MatrixView<T> c, T beta) {
@@ -132,17 +170,15 @@ void scale_columns(MatrixView<T> c, T beta) {
 }  // namespace
 
 // kInlineVolume: the largest product (multiply-adds) that gemm_runs_inline() takes off the
-// engine. The engine's lease, lock, clock and records cost 130-450 ns a call (dgemm_ NT 16 x
-// 16 x 129 took 1843 ns on the engine, 16 x 16 x 128 1394 ns on the tiny path), 3-40 % of a
-// product up to 64^3 at 1 thread; past it, a few percent at most (docs/engine.md, "Cost of a
-// call").
+// engine. Chosen where the engine path's fixed cost (lease, lock, clock, records) falls to a few
+// percent of the product (docs/perf/small.md; docs/engine.md, "Cost of a call").
 constexpr double kInlineVolume = 64.0 * 64.0 * 64.0;
 
 // kEnginePassEvery: of a thread's calls in size classes the width planner decided inline, one in
 // this many still goes through the engine, so that the planner counts the class's regions
 // towards its next check; while a calibration runs, learned_inline() is false and its calls all
-// come to the engine. With 16, 2 threads ran at 0.98-0.99x their 1-thread rate on dgemm_ 48^3
-// and 16 x 16 x 256, with 256 at 0.99-1.00 (docs/engine.md, "Cost of a call").
+// come to the engine. Chosen where 2 threads matched 1 thread on the small products the planner
+// runs inline (docs/perf/small.md; docs/engine.md, "Cost of a call").
 constexpr unsigned kEnginePassEvery = 256;
 
 bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes) {
@@ -178,44 +214,46 @@ int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta
   return 0;
 }
 
-template <class T>
-int trsm(const TrsmArgs& args, T alpha, const T* a, T* b) {
-  if (const int info = check_trsm(args)) return info;
+// Triangular: trsm's and trmm's kinds. dtrmm.f checks its arguments as dtrsm.f does, and with
+// alpha == 0 both set B to zero without reading A, so one body serves both.
+enum class Triangular { solve, multiply };
+
+template <Triangular kind, class T>
+int triangular(const TrsmArgs& args, T alpha, const T* a, T* b) {
+  constexpr bool kSolve = kind == Triangular::solve;
+  if (const int info = kSolve ? check_trsm(args) : check_trmm(args)) return info;
   if (args.m == 0 || args.n == 0) return 0;
+  const MatrixView<T> bv = col_major(b, args.m, args.n, args.ldb);
   if (alpha == T(0)) {
-    // The reference sets B to zero without reading A.
-    for (index_t j = 0; j < args.n; ++j) {
-      std::fill_n(b + j * static_cast<index_t>(args.ldb), args.m, T(0));
-    }
+    scale_columns(bv, T(0));
     return 0;
   }
   const bool left = same_letter(args.side, 'L');
+  const Side side = left ? Side::left : Side::right;
+  const Diag diag = same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit;
   const index_t order = left ? args.m : args.n;
-  on_engine("trsm", [&](auto& runner) {
-    runner.trsm(left ? Side::left : Side::right, uplo_of(args.uplo), op_of(args.transa),
-                same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit, alpha,
-                col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb));
+  const MatrixView<const T> av = col_major(a, order, order, args.lda);
+  on_engine(kSolve ? "trsm" : "trmm", [&](auto& runner) {
+    if constexpr (kSolve) {
+      runner.trsm(side, uplo_of(args.uplo), op_of(args.transa), diag, alpha, av, bv);
+    } else {
+      runner.trmm(side, uplo_of(args.uplo), op_of(args.transa), diag, alpha, av, bv);
+    }
   });
   return 0;
 }
 
 template <class T>
+int trsm(const TrsmArgs& args, T alpha, const T* a, T* b) {
+  return triangular<Triangular::solve>(args, alpha, a, b);
+}
+
+template <class T>
 int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
   if (const int info = check_syrk(args)) return info;
-  if (args.n == 0) return 0;
-  const bool no_product = alpha == T(0) || args.k == 0;
-  if (no_product && beta == T(1)) return 0;
-  const Op op_a = op_of(args.trans);
-  const MatrixView<T> cv = col_major(c, args.n, args.n, args.ldc);
-  on_engine("syrk", [&](auto& runner) {
-    if (no_product) {
-      runner.syrk(uplo_of(args.uplo), Op::none, T(0), empty_columns<T>(args.n), beta, cv);
-      return;
-    }
-    const auto av = op_a == Op::none ? col_major(a, args.n, args.k, args.lda)
-                                     : col_major(a, args.k, args.n, args.lda);
-    runner.syrk(uplo_of(args.uplo), op_a, alpha, av, beta, cv);
-  });
+  const RankUpdate<T> u = rank_update(args, alpha, a, a, args.lda, beta, c);
+  if (u.nothing) return 0;
+  on_engine("syrk", [&](auto& runner) { runner.syrk(u.uplo, u.op, u.alpha, u.a, u.beta, u.c); });
   return 0;
 }
 
@@ -240,42 +278,16 @@ int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
 
 template <class T>
 int trmm(const TrmmArgs& args, T alpha, const T* a, T* b) {
-  if (const int info = check_trmm(args)) return info;
-  if (args.m == 0 || args.n == 0) return 0;
-  const MatrixView<T> bv = col_major(b, args.m, args.n, args.ldb);
-  if (alpha == T(0)) {  // the reference sets B to zero without reading A
-    scale_columns(bv, T(0));
-    return 0;
-  }
-  const bool left = same_letter(args.side, 'L');
-  const index_t order = left ? args.m : args.n;
-  on_engine("trmm", [&](auto& runner) {
-    runner.trmm(left ? Side::left : Side::right, uplo_of(args.uplo), op_of(args.transa),
-                same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit, alpha,
-                col_major(a, order, order, args.lda), bv);
-  });
-  return 0;
+  return triangular<Triangular::multiply>(args, alpha, a, b);
 }
 
 template <class T>
 int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   if (const int info = check_syr2k(args)) return info;
-  if (args.n == 0) return 0;
-  const bool no_product = alpha == T(0) || args.k == 0;
-  if (no_product && beta == T(1)) return 0;
-  const Op op = op_of(args.trans);
-  const MatrixView<T> cv = col_major(c, args.n, args.n, args.ldc);
-  on_engine("syr2k", [&](auto& runner) {
-    if (no_product) {
-      runner.syr2k(uplo_of(args.uplo), Op::none, T(0), empty_columns<T>(args.n),
-                   empty_columns<T>(args.n), beta, cv);
-      return;
-    }
-    const index_t rows = op == Op::none ? args.n : args.k;
-    const index_t cols = op == Op::none ? args.k : args.n;
-    runner.syr2k(uplo_of(args.uplo), op, alpha, col_major(a, rows, cols, args.lda),
-                 col_major(b, rows, cols, args.ldb), beta, cv);
-  });
+  const RankUpdate<T> u = rank_update(args, alpha, a, b, args.ldb, beta, c);
+  if (u.nothing) return 0;
+  on_engine("syr2k",
+            [&](auto& runner) { runner.syr2k(u.uplo, u.op, u.alpha, u.a, u.b, u.beta, u.c); });
   return 0;
 }
 
