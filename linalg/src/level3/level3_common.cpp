@@ -8,8 +8,8 @@
 #include <memory>
 #include <new>
 
-#include "level3/level3_internal.hpp"
 #include "isa_dispatch.hpp"
+#include "level3/level3_internal.hpp"
 #include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {
@@ -88,8 +88,8 @@ void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_
   const index_t order = side == Side::left ? rows : cols;
   if (a_rows != order || a_cols != order) {
     fail_shape(routine, "a",
-               "A is " + std::to_string(a_rows) + " x " + std::to_string(a_cols) +
-                   " but must be " + std::to_string(order) + " x " + std::to_string(order) +
+               "A is " + std::to_string(a_rows) + " x " + std::to_string(a_cols) + " but must be " +
+                   std::to_string(order) + " x " + std::to_string(order) +
                    (side == Side::left ? " (the rows of " : " (the columns of ") + other + ")");
   }
 }
@@ -126,13 +126,11 @@ std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side si
   }
   return LeftTriangular<T>{a, b, lower, diag == Diag::unit};
 }
-template std::optional<LeftTriangular<double>> to_left_triangular(const char*, Side, Uplo, Op,
-                                                                  Diag, double,
-                                                                  MatrixView<const double>,
+template std::optional<LeftTriangular<double>> to_left_triangular(const char*, Side, Uplo, Op, Diag,
+                                                                  double, MatrixView<const double>,
                                                                   MatrixView<double>, Exec&);
-template std::optional<LeftTriangular<float>> to_left_triangular(const char*, Side, Uplo, Op,
-                                                                 Diag, float,
-                                                                 MatrixView<const float>,
+template std::optional<LeftTriangular<float>> to_left_triangular(const char*, Side, Uplo, Op, Diag,
+                                                                 float, MatrixView<const float>,
                                                                  MatrixView<float>, Exec&);
 
 template <class T>

@@ -107,7 +107,6 @@ struct LeafKernels {
 template <class T>
 const LeafKernels<T>& leaf_kernels();
 
-
 // ---- serial building blocks (the canonical cases) ----------------------------------------
 // trsm_left_serial(): B = inv(A) * B with A square, no transpose, `lower` or upper; any
 // layouts. Recursive: leaves of kLeafSolve, gemm for the off-diagonal updates.
@@ -135,8 +134,8 @@ template <class T>
 std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixView<T> c,
                                 Exec& exec);
 
-// split_rows(): the split point of a recursive TRSM or TRMM step: near the middle, on a multiple of 16 so that gemm's
-// operands start on register-tile boundaries.
+// split_rows(): the split point of a recursive TRSM or TRMM step: near the middle, on a multiple of
+// 16 so that gemm's operands start on register-tile boundaries.
 inline index_t split_rows(index_t m) {
   const index_t half = (m / 2 + 15) / 16 * 16;
   return half < m ? half : m / 2;
@@ -154,7 +153,6 @@ inline index_t slice_edge(index_t n, std::size_t u, std::size_t slices) {
 // balanced_split(): the column where participant `part` of `parts` starts, so that each
 // gets an equal share of the lower triangle of an n x n matrix (area of columns [c0, c1)).
 index_t balanced_split(index_t n, std::size_t part, std::size_t parts, index_t align);
-
 
 // potrf_lower(): the blocked right-looking Cholesky of a square lower triangle (any layout),
 // LAPACK-exact on failure; steps run on sections of exec's team. Returns info.

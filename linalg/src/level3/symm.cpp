@@ -14,14 +14,14 @@
 // docs/perf/blocking.md.
 #include <algorithm>
 
-#include "level3/level3_internal.hpp"
 #include "gemm/gemm_internal.hpp"
+#include "level3/level3_internal.hpp"
+#include "plan/width_internal.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "workspace_units.hpp"
-#include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
 namespace level3_detail {

@@ -32,12 +32,9 @@ void syr2k_lower_parallel(T alpha, MatrixView<const T> a, MatrixView<const T> b,
   const double flops =
       2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
   const RegionPlan plan = plan_region(RegionKind::syrk, sizeof(T), flops, exec);
-  run_column_slices(plan, kRangesPerParticipant * plan.width, exec,
-                    [&](std::size_t u, std::size_t count) {
-                      const index_t c0 = balanced_split(n, u, count, 16);
-                      const index_t c1 = balanced_split(n, u + 1, count, 16);
-                      if (c1 > c0) syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
-                    });
+  run_triangle_ranges(plan, n, kRangesPerParticipant, exec, [&](index_t c0, index_t c1) {
+    syr2k_lower_cols(alpha, a, b, beta, c, c0, c1);
+  });
 }
 
 template <class T>

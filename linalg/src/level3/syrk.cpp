@@ -27,13 +27,9 @@ std::size_t syrk_lower_parallel(T alpha, MatrixView<const T> a, T beta, MatrixVi
   const double flops =
       static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(a.cols);
   const RegionPlan plan = plan_region(RegionKind::syrk, sizeof(T), flops, exec);
-  // Column ranges of equal triangle area, a few per participant.
-  return run_column_slices(plan, kRangesPerParticipant * plan.width, exec,
-                           [&](std::size_t u, std::size_t count) {
-                             const index_t c0 = balanced_split(n, u, count, 16);
-                             const index_t c1 = balanced_split(n, u + 1, count, 16);
-                             if (c1 > c0) syrk_lower_cols(alpha, a, beta, c, c0, c1);
-                           });
+  return run_triangle_ranges(plan, n, kRangesPerParticipant, exec, [&](index_t c0, index_t c1) {
+    syrk_lower_cols(alpha, a, beta, c, c0, c1);
+  });
 }
 template std::size_t syrk_lower_parallel<double>(double, MatrixView<const double>, double,
                                                  MatrixView<double>, Exec&);

@@ -17,9 +17,9 @@
 // upper one.
 #include <algorithm>
 
-#include "level3/level3_internal.hpp"
 #include "gemm/gemm_internal.hpp"
 #include "gemm/small_blocks.hpp"
+#include "level3/level3_internal.hpp"
 #include "level3/syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "workspace_units.hpp"

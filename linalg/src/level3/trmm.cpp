@@ -16,10 +16,10 @@
 
 #include "level3/column_slices.hpp"
 #include "level3/level3_internal.hpp"
+#include "level3/trmm_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
-#include "level3/trmm_internal.hpp"
 #include "workspace_units.hpp"
 
 namespace teamla::linalg {
@@ -81,16 +81,10 @@ void trmm_left_parallel(bool lower, bool unit, T alpha, MatrixView<const T> a, M
   const double flops =
       static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
   const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
-  const index_t n = b.cols;
-  const std::size_t slices =
-      std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
-                            kSlicesPerParticipant * plan.width);
-  // Slices on multiples of 16 columns: no false sharing when B's rows are contiguous.
-  run_column_slices(plan, slices, exec, [&](std::size_t u, std::size_t count) {
-    const index_t c0 = slice_edge(n, u, count);
-    const index_t c1 = slice_edge(n, u + 1, count);
-    if (c1 > c0) trmm_left_serial(lower, unit, alpha, a, b.block(0, c0, b.rows, c1 - c0));
-  });
+  run_rhs_slices(plan, b.cols, kMinSliceCols, kSlicesPerParticipant, exec,
+                 [&](index_t c0, index_t c1) {
+                   trmm_left_serial(lower, unit, alpha, a, b.block(0, c0, b.rows, c1 - c0));
+                 });
 }
 
 }  // namespace

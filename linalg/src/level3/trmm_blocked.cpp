@@ -16,9 +16,9 @@
 #include <algorithm>
 
 #include "gemm/gemm_internal.hpp"
+#include "level3/trmm_internal.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/shortfall.hpp"
-#include "level3/trmm_internal.hpp"
 #include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {

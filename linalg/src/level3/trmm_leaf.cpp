@@ -14,9 +14,9 @@
 #include <cstddef>
 
 #include "isa_dispatch.hpp"
+#include "level3/trmm_internal.hpp"
 #include "teamla/linalg/workspace.hpp"
 #include "teamla/team/shortfall.hpp"
-#include "level3/trmm_internal.hpp"
 #include "workspace_units.hpp"
 
 namespace teamla::linalg::level3_detail {

@@ -83,17 +83,10 @@ std::size_t trsm_left_parallel(bool lower, bool unit, MatrixView<const T> a, Mat
   const double flops =
       static_cast<double>(a.rows) * static_cast<double>(a.rows) * static_cast<double>(b.cols);
   const RegionPlan plan = plan_region(RegionKind::trsm, sizeof(T), flops, exec);
-  const index_t n = b.cols;
-  const std::size_t slices =
-      std::min<std::size_t>(static_cast<std::size_t>((n + kMinSliceCols - 1) / kMinSliceCols),
-                            kSlicesPerParticipant * plan.width);
-  // Slices on multiples of 16 columns (one AVX-512 vector of floats): no false sharing of
-  // cache lines between them when B's rows are contiguous.
-  return run_column_slices(plan, slices, exec, [&](std::size_t u, std::size_t count) {
-    const index_t c0 = slice_edge(n, u, count);
-    const index_t c1 = slice_edge(n, u + 1, count);
-    if (c1 > c0) trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
-  });
+  return run_rhs_slices(plan, b.cols, kMinSliceCols, kSlicesPerParticipant, exec,
+                        [&](index_t c0, index_t c1) {
+                          trsm_left_serial(lower, unit, a, b.block(0, c0, b.rows, c1 - c0));
+                        });
 }
 template std::size_t trsm_left_parallel<double>(bool, bool, MatrixView<const double>,
                                                 MatrixView<double>, Exec&);
