@@ -21,6 +21,7 @@ namespace teamla::team {
 namespace {
 thread_local WorkerSlot* this_worker = nullptr;
 thread_local std::uint64_t t_members_not_running = 0;
+thread_local std::uint64_t t_members_woken = 0;
 
 // publish(): hands `job` to the worker of `slot` (which has taken every earlier job) and wakes
 // it if it sleeps, counting that for the calling thread. Returns whether it slept.
@@ -28,7 +29,10 @@ bool publish(WorkerSlot& slot, const Job& job) {
   slot.job = job;
   slot.posted.fetch_add(1, std::memory_order_seq_cst);
   const bool woke = slot.parker.wake();
-  if (woke) ++t_members_not_running;
+  if (woke) {
+    ++t_members_not_running;
+    ++t_members_woken;
+  }
   return woke;
 }
 
@@ -39,6 +43,8 @@ bool has_taken_all(const WorkerSlot& slot) {
 }  // namespace
 
 std::uint64_t members_not_running() { return t_members_not_running; }
+
+std::uint64_t members_woken() { return t_members_woken; }
 
 WorkerSlot* current_worker() { return this_worker; }
 

@@ -203,6 +203,32 @@ TEST_F(LearnedWidth, AWideRegionThatWokeASleepingMemberIsNoSample) {
   EXPECT_EQ(plan_region(RegionKind::gemm, 8, flops_, exec_).width, 1U) << "a new calibration";
 }
 
+// A wide region whose post woke a sleeping member charges no loss to the observed penalty:
+// charged, the penalty would run the next regions inline until the members slept again, and
+// the next wide region would wake them again. The same stalls with every member running are
+// charged.
+TEST_F(LearnedWidth, ASectionThatWokeAMemberChargesNoLoss) {
+  calibrate(serial(), 0.6 * serial());
+  // stalled_regions(): 8 regions; each that runs wide takes 1 ms longer than inline, all of it
+  // spent by the leader waiting. Returns how many ran wide.
+  const auto stalled_regions = [&](bool woke) {
+    int wide = 0;
+    for (int i = 0; i < 8; ++i) {
+      RegionPlan plan = plan_region(RegionKind::gemm, 8, flops_, exec_);
+      if (plan.width <= 1) continue;
+      ++wide;
+      if (woke) plan.woken_at_plan = team::members_woken() + 1;  // as if its post woke one
+      plan.leader_wait_at_plan_ns = team::leader_wait_ns() - 1'000'000;
+      record_region(plan, plan.must_beat_ns + 1e6);
+    }
+    return wide;
+  };
+  EXPECT_EQ(stalled_regions(true), 8) << "decided wide, and no wake turns it inline";
+  EXPECT_EQ(observed_section_penalty_ns(), 0.0) << "a member's wake is no foreign load";
+  EXPECT_LT(stalled_regions(false), 8) << "stalls with the members running are";
+  EXPECT_GT(observed_section_penalty_ns(), 0.0);
+}
+
 // ---- The width cache ------------------------------------------------------------------
 
 class WidthCache : public LearnedWidth {

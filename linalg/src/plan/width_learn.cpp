@@ -11,12 +11,12 @@
 #include <thread>
 #include <vector>
 
+#include "plan/width_cache.hpp"
+#include "plan/width_internal.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
-#include "plan/width_cache.hpp"
-#include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
 namespace {
@@ -220,6 +220,7 @@ void decide(unsigned index, Cell& cell) {
 void note_wide_plan(RegionPlan& plan) {
   plan.leader_wait_at_plan_ns = team::leader_wait_ns();
   plan.not_running_at_plan = team::members_not_running();
+  plan.woken_at_plan = team::members_woken();
 }
 
 // The floor of the last team this thread planned for, in flops (per scalar size): a region
@@ -320,8 +321,8 @@ SectionCost section_cost(std::size_t cap, Exec& exec) {
   SectionCost cost;
   cost.measured_ns = detail::section_observation() ? exec.team->section_cost_ns(cap) : 0.0;
   if (cost.measured_ns > 0) {
-    cost.base_ns = cap == 2 ? cost.measured_ns
-                            : cost.measured_ns / (1.0 + static_cast<double>(cap - 2) / 3.0);
+    cost.base_ns =
+        cap == 2 ? cost.measured_ns : cost.measured_ns / (1.0 + static_cast<double>(cap - 2) / 3.0);
   }
   // A provisional cost (no member came to the measurement) is measured again soon.
   cost.known = cost.measured_ns > 0 && exec.team->section_cost_measured(cap);
@@ -381,12 +382,14 @@ void plan_calibrated(double model_serial, double base_ns, double penalty, std::s
                  g_recheck_ns.load(std::memory_order_relaxed)) {
     start_calibration(cell);  // the check: the next regions calibrate again
   }
-  const double serial_ns = static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * plan.flops;
+  const double serial_ns =
+      static_cast<double>(cell.serial.load(std::memory_order_relaxed)) * plan.flops;
   plan.must_beat_ns = serial_ns > 0 ? serial_ns : model_serial;
   if (decision == kWide) {
     // The decision stands, but under foreign load the observed penalty can make the wide arm
     // lose for now.
-    const double wide_ns = static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * plan.flops;
+    const double wide_ns =
+        static_cast<double>(cell.wide.load(std::memory_order_relaxed)) * plan.flops;
     plan.width = penalty > 0 && wide_ns + penalty >= plan.must_beat_ns ? 1 : wide_width;
   }
   publish_inline(plan.cell,
@@ -432,7 +435,10 @@ RegionPlan plan_region(RegionKind kind, std::size_t scalar_bytes, double flops, 
 }
 
 void record_region(const RegionPlan& plan, double wall_ns) {
-  if (plan.width > 1) {
+  // A section that woke a sleeping member is no evidence of foreign load: charged as a loss, it
+  // would run the next regions inline, long enough for the members to fall asleep again, and
+  // the next wide region would wake them again.
+  if (plan.width > 1 && team::members_woken() == plan.woken_at_plan) {
     record_section(wall_ns, plan.must_beat_ns,
                    static_cast<double>(team::leader_wait_ns() - plan.leader_wait_at_plan_ns));
   }

@@ -121,6 +121,7 @@ struct RegionPlan {
   unsigned cell = 0;        // the calibrated decisions' cell
   std::uint64_t leader_wait_at_plan_ns = 0;  // team::leader_wait_ns() when planned wide
   std::uint64_t not_running_at_plan = 0;     // team::members_not_running() when planned wide
+  std::uint64_t woken_at_plan = 0;           // team::members_woken() when planned wide
   // The last wide region of a calibration that decided inline: no wide region follows soon, so
   // the members park after it (team::Team::Linger::park) instead of spinning beside the
   // inline regions.

@@ -58,6 +58,12 @@ std::uint64_t leader_wait_ns();
 // while it spins is not counted: the load that keeps it off its CPU is the width's to measure.
 std::uint64_t members_not_running();
 
+// members_woken() counts the part of members_not_running() that the calling thread's posts
+// found asleep and woke. It only grows. linalg's width planner charges no loss to a wide region
+// during which it grew: the wait was a member's wake after a pause in the calls, which the
+// inline regions the loss would bring about make longer, not foreign load.
+std::uint64_t members_woken();
+
 // SectionCancelled is thrown by Section::barrier() once another participant has thrown.
 class SectionCancelled : public std::runtime_error {
  public:
