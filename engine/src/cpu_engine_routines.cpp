@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // cpu_engine_routines.cpp: CpuEngine's routines: the linalg kernel of each under dispatch().
 //
-// Every argument is checked before anything is written. gemm, trsm, syrk, potrf, potrs and
-// solve_spd are checked here first (validate.hpp says why); symm, trmm, syr2k and the batches
-// are checked by their linalg kernel alone, which throws the same InvalidArgument from inside
-// dispatch() with the output untouched (blas3.hpp, batch.hpp).
+// Every argument is checked once, by linalg, before anything is written: each routine's kernel
+// checks its own and throws InvalidArgument from inside dispatch() with the output untouched
+// (blas3.hpp, batch.hpp). Two paths check first with linalg's own checks (checks.hpp): a tiny
+// gemm, which runs gemm_tiny() (unchecked) before any dispatch, and solve_spd, which checks
+// both of its steps before the factorization writes A.
 #include "cpu_engine_impl.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
-#include "validate.hpp"
+#include "teamla/linalg/checks.hpp"
 
 namespace teamla::engine {
 namespace {
@@ -38,10 +39,10 @@ void potrs_on(CpuEngine::Impl& impl, Uplo uplo, MatrixView<const T> a, MatrixVie
 template <class T>
 void CpuEngine::run_gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a,
                          const MatrixView<const T>& b, T beta, const MatrixView<T>& c) {
-  detail::validate_gemm(op_a, op_b, a, b, c);
   // A tiny product runs here, before dispatch: recording it would cost more than computing it
   // (docs/engine.md, "Cost of a call").
   if (linalg::gemm_is_tiny(c.rows, c.cols, op_a == Op::none ? a.cols : a.rows)) {
+    linalg::check_gemm(op_a, op_b, a, b, c);
     linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
     return;
   }
@@ -75,7 +76,6 @@ void CpuEngine::run_gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<con
 template <class T>
 void CpuEngine::run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a,
                          MatrixView<T> b) {
-  detail::validate_trsm(side, uplo, op_a, diag, a, b);
   impl_->dispatch(
       "trsm", [&](linalg::Exec& exec) { linalg::trsm(side, uplo, op_a, diag, alpha, a, b, exec); });
 }
@@ -83,7 +83,6 @@ void CpuEngine::run_trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, Matr
 template <class T>
 void CpuEngine::run_syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta,
                          MatrixView<T> c) {
-  detail::validate_syrk(uplo, op_a, a, c);
   impl_->dispatch("syrk",
                   [&](linalg::Exec& exec) { linalg::syrk(uplo, op_a, alpha, a, beta, c, exec); });
 }
@@ -111,13 +110,11 @@ void CpuEngine::run_syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, Matr
 
 template <class T>
 index_t CpuEngine::run_potrf(Uplo uplo, MatrixView<T> a) {
-  detail::validate_potrf(uplo, a);
   return potrf_on(*impl_, uplo, a);
 }
 
 template <class T>
 void CpuEngine::run_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b) {
-  detail::validate_potrs(uplo, a, b);
   potrs_on(*impl_, uplo, a, b);
 }
 
@@ -125,8 +122,8 @@ void CpuEngine::run_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b) {
 // is not positive definite.
 template <class T>
 void CpuEngine::run_solve_spd(MatrixView<T> a, MatrixView<T> b) {
-  detail::validate_potrf(Uplo::lower, a, "solve_spd");
-  detail::validate_potrs(Uplo::lower, MatrixView<const T>(a), b, "solve_spd");
+  linalg::check_potrf(Uplo::lower, a, "solve_spd");
+  linalg::check_potrs(Uplo::lower, MatrixView<const T>(a), b, "solve_spd");
   const index_t info = potrf_on(*impl_, Uplo::lower, a);
   if (info != 0) throw NotPositiveDefinite(info);
   potrs_on(*impl_, Uplo::lower, MatrixView<const T>(a), b);

@@ -12,9 +12,9 @@
 
 #include <cstddef>
 
-#include "teamla/team/home_units.hpp"
 #include "teamla/linalg/exec.hpp"
 #include "teamla/linalg/workspace.hpp"
+#include "teamla/team/home_units.hpp"
 #include "teamla/team/team.hpp"
 
 namespace teamla::linalg::detail {

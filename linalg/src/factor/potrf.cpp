@@ -27,12 +27,13 @@
 #include <stdexcept>
 
 #include "level3/level3_internal.hpp"
+#include "plan/width_internal.hpp"
+#include "teamla/linalg/checks.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
-#include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
 namespace level3_detail {
@@ -346,10 +347,7 @@ void set_potrf_lookahead_override(int enabled) { lookahead_override = enabled; }
 template <class T>
 index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
   using namespace level3_detail;
-  const char* routine = "potrf";
-  check_uplo(routine, uplo);
-  check_view(routine, "a", a);
-  check_square(routine, "a", a.rows, a.cols);
+  check_potrf(uplo, a);
   exec.stats = {};
   if (a.rows == 0) return 0;
   return potrf_lower(uplo == Uplo::upper ? a.transposed() : a, exec);

@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <atomic>
 
-#include "level3/level3_internal.hpp"
 #include "gemm/gemm_internal.hpp"
+#include "level3/level3_internal.hpp"
 #include "level3/syrk_tiles.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"

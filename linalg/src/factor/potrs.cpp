@@ -5,22 +5,14 @@
 // left-side solves (trsm.cpp) on views of the one factor; the right-hand sides are split over
 // a section when the cost model says it pays.
 #include "level3/level3_internal.hpp"
+#include "teamla/linalg/checks.hpp"
 
 namespace teamla::linalg {
 
 template <class T>
 void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec) {
   using namespace level3_detail;
-  const char* routine = "potrs";
-  check_uplo(routine, uplo);
-  check_view(routine, "a", a);
-  check_view(routine, "b", b);
-  check_square(routine, "a", a.rows, a.cols);
-  if (b.rows != a.rows) {
-    fail_shape(routine, "b",
-               "B has " + std::to_string(b.rows) + " rows but A is " + std::to_string(a.rows) +
-                   " x " + std::to_string(a.cols));
-  }
+  check_potrs(uplo, a, b);
   exec.stats = {};
   if (b.rows == 0 || b.cols == 0) return;
   // The factor as a lower triangle L (A = L L^T) in either case.

@@ -22,64 +22,20 @@
 #include "gemm/gemm_internal.hpp"
 #include "gemm/gemm_tiny.hpp"
 #include "gemm/small_blocks.hpp"
+#include "gemm/wide_split.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/checks.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "workspace_units.hpp"
-#include "gemm/wide_split.hpp"
 
 namespace teamla::linalg {
 namespace detail {
 namespace {
 
 index_t round_up(index_t v, index_t unit) { return (v + unit - 1) / unit * unit; }
-
-// throw_bad_view(): the error check_view() found, with its message. Cold and out of line, so
-// that the checks every call runs (small ones included) stay a few compares.
-[[gnu::cold, gnu::noinline]] void throw_bad_view(const char* name, index_t rows, index_t cols,
-                                                 index_t ld, bool col, bool null_data) {
-  if (rows < 0 || cols < 0) {
-    throw InvalidArgument("gemm", name,
-                          std::string("the shape of ") + name + " (" + std::to_string(rows) +
-                              " x " + std::to_string(cols) + ") is negative");
-  }
-  if (null_data) {
-    throw InvalidArgument("gemm", name,
-                          std::string(name) + " is a null pointer with a non-empty shape");
-  }
-  const index_t inner = col ? rows : cols;
-  throw InvalidArgument("gemm", std::string("ld") + name,
-                        std::string("ld") + name + " = " + std::to_string(ld) +
-                            " is smaller than the " + (col ? "rows" : "columns") + " of " + name +
-                            " (" + std::to_string(inner) + ")");
-}
-
-template <class T>
-void check_view(const char* name, const MatrixView<const T>& v) {
-  const bool col = v.layout == Layout::col_major;
-  const index_t inner = col ? v.rows : v.cols;
-  const bool null_data = v.data == nullptr && v.rows > 0 && v.cols > 0;
-  if (v.rows < 0 || v.cols < 0 || v.ld < std::max<index_t>(1, inner) || null_data) {
-    throw_bad_view(name, v.rows, v.cols, v.ld, col, null_data);
-  }
-}
-
-// throw_bad_shapes(): op(A), op(B) and C do not conform. Cold, as throw_bad_view().
-[[gnu::cold, gnu::noinline]] void throw_bad_shapes(index_t m, index_t n, index_t k, index_t a_rows,
-                                                   index_t b_rows, index_t b_cols) {
-  const auto shape = [](index_t r, index_t cc) {
-    return std::to_string(r) + " x " + std::to_string(cc);
-  };
-  if (a_rows != m) {
-    throw InvalidArgument(
-        "gemm", "A", "op(A) is " + shape(a_rows, k) + " but C has " + std::to_string(m) + " rows");
-  }
-  throw InvalidArgument("gemm", "B",
-                        "op(B) is " + shape(b_rows, b_cols) + " but must be " + shape(k, n) +
-                            " for op(A) " + shape(m, k) + " and C " + shape(m, n));
-}
 
 // macro_block(): one mc x nc block of C from a packed B panel and a packed A block: a strip
 // of the whole block per NR columns of B.
@@ -701,18 +657,10 @@ void gemm_tiny_col_major(Op op_a, Op op_b, index_t m, index_t n, index_t k, T al
 template <class T>
 void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b,
           T beta, const MatrixView<T>& c, Exec& exec) {
-  detail::check_view("A", a);
-  detail::check_view("B", b);
-  detail::check_view("C", MatrixView<const T>(c));
+  check_gemm(op_a, op_b, a, b, c);
   const index_t m = c.rows;
   const index_t n = c.cols;
-  const index_t a_rows = op_a == Op::none ? a.rows : a.cols;
   const index_t k = op_a == Op::none ? a.cols : a.rows;
-  const index_t b_rows = op_b == Op::none ? b.rows : b.cols;
-  const index_t b_cols = op_b == Op::none ? b.cols : b.rows;
-  if (a_rows != m || b_rows != k || b_cols != n) {
-    detail::throw_bad_shapes(m, n, k, a_rows, b_rows, b_cols);
-  }
   if (gemm_is_tiny(m, n, k)) {
     exec.stats = ExecStats{};
     exec.stats.max_width_used = 1;

@@ -14,86 +14,6 @@
 
 namespace teamla::linalg::level3_detail {
 
-void fail_shape(const char* routine, const std::string& argument, const std::string& what) {
-  throw InvalidArgument(routine, argument, what);
-}
-
-void check_view(const char* routine, const char* name, index_t rows, index_t cols, index_t ld,
-                Layout layout, const void* data) {
-  const std::string n(name);
-  if (rows < 0) {
-    fail_shape(routine, n, n + ".rows = " + std::to_string(rows) + " is negative");
-  }
-  if (cols < 0) {
-    fail_shape(routine, n, n + ".cols = " + std::to_string(cols) + " is negative");
-  }
-  if (layout != Layout::col_major && layout != Layout::row_major) {
-    fail_shape(routine, n, n + ".layout is neither col_major nor row_major");
-  }
-  const index_t needed = std::max<index_t>(1, layout == Layout::col_major ? rows : cols);
-  if (ld < needed) {
-    fail_shape(routine, "ld" + n,
-               "ld" + n + " = " + std::to_string(ld) + " is smaller than the " +
-                   (layout == Layout::col_major ? "rows" : "cols") + " of " + n + " (" +
-                   std::to_string(needed) + ")");
-  }
-  if (data == nullptr && rows > 0 && cols > 0) {
-    fail_shape(
-        routine, n,
-        n + " is null with a " + std::to_string(rows) + " x " + std::to_string(cols) + " shape");
-  }
-}
-
-void check_uplo(const char* routine, Uplo uplo) {
-  if (uplo != Uplo::lower && uplo != Uplo::upper) {
-    fail_shape(routine, "uplo",
-               "uplo = " + std::to_string(static_cast<int>(uplo)) + " is neither lower nor upper");
-  }
-}
-
-void check_side(const char* routine, Side side) {
-  if (side != Side::left && side != Side::right) {
-    fail_shape(routine, "side",
-               "side = " + std::to_string(static_cast<int>(side)) + " is neither left nor right");
-  }
-}
-
-void check_op(const char* routine, const char* name, Op op) {
-  if (op != Op::none && op != Op::transpose) {
-    fail_shape(routine, name,
-               std::string(name) + " = " + std::to_string(static_cast<int>(op)) +
-                   " is neither none nor transpose");
-  }
-}
-
-void check_diag(const char* routine, Diag diag) {
-  if (diag != Diag::non_unit && diag != Diag::unit) {
-    fail_shape(
-        routine, "diag",
-        "diag = " + std::to_string(static_cast<int>(diag)) + " is neither non_unit nor unit");
-  }
-}
-
-void check_square(const char* routine, const char* name, index_t rows, index_t cols) {
-  if (rows != cols) {
-    const std::string upper(1, static_cast<char>(std::toupper(static_cast<unsigned char>(*name))));
-    fail_shape(routine, name,
-               upper + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
-                   " but must be square");
-  }
-}
-
-void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,
-                      const char* other, index_t rows, index_t cols) {
-  const index_t order = side == Side::left ? rows : cols;
-  if (a_rows != order || a_cols != order) {
-    fail_shape(routine, "a",
-               "A is " + std::to_string(a_rows) + " x " + std::to_string(a_cols) + " but must be " +
-                   std::to_string(order) + " x " + std::to_string(order) +
-                   (side == Side::left ? " (the rows of " : " (the columns of ") + other + ")");
-  }
-}
-
 template <class T>
 std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side side, Uplo uplo,
                                                     Op op_a, Diag diag, T alpha,
@@ -103,8 +23,8 @@ std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side si
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a);
   check_diag(routine, diag);
-  check_view(routine, "a", a);
-  check_view(routine, "b", b);
+  check_view(routine, "A", a);
+  check_view(routine, "B", b);
   check_side_order(routine, side, a.rows, a.cols, "B", b.rows, b.cols);
   exec.stats = {};
   if (b.rows == 0 || b.cols == 0) return std::nullopt;

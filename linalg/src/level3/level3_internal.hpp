@@ -21,7 +21,7 @@
 
 namespace teamla::linalg::level3_detail {
 
-// ---- argument checks (each throws InvalidArgument naming routine and argument) ----------
+// ---- argument checks (checks.cpp; each throws InvalidArgument naming routine and argument) --
 void check_view(const char* routine, const char* name, index_t rows, index_t cols, index_t ld,
                 Layout layout, const void* data);
 void check_uplo(const char* routine, Uplo uplo);
@@ -32,12 +32,16 @@ template <class T>
 void check_view(const char* routine, const char* name, const MatrixView<T>& view) {
   check_view(routine, name, view.rows, view.cols, view.ld, view.layout, view.data);
 }
-// check_square(): the matrix `name` ("a", "c") is square.
+// check_square(): the matrix `name` ("A", "C") is square.
 void check_square(const char* routine, const char* name, index_t rows, index_t cols);
-// check_side_order(): the triangular or symmetric A of a call on side `side` has the order of
-// `other` ("B" or "C", rows x cols): its rows on the left, its columns on the right.
+// check_side_order(): the triangular or symmetric A of a call on side `side` is square and has
+// the order of `other` ("B" or "C", rows x cols): its rows on the left, its columns on the right.
 void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,
                       const char* other, index_t rows, index_t cols);
+// check_rows(): `what` (the matrix `name`, or op() of it), rows x cols, has `needed` rows, those
+// of `other`.
+void check_rows(const char* routine, const char* name, const char* what, index_t rows, index_t cols,
+                const char* other, index_t other_rows, index_t other_cols, index_t needed);
 // scale_lower(): C_lower = beta * C_lower (beta == 0 writes zeros without reading C).
 template <class T>
 void scale_lower(MatrixView<T> c, T beta);

@@ -136,12 +136,12 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   const char* routine = "symm";
   check_side(routine, side);
   check_uplo(routine, uplo);
-  check_view(routine, "a", a);
-  check_view(routine, "b", b);
-  check_view(routine, "c", c);
+  check_view(routine, "A", a);
+  check_view(routine, "B", b);
+  check_view(routine, "C", c);
   check_side_order(routine, side, a.rows, a.cols, "C", c.rows, c.cols);
   if (b.rows != c.rows || b.cols != c.cols) {
-    fail_shape(routine, "b",
+    fail_shape(routine, "B",
                "B is " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
                    " but must be the shape of C, " + std::to_string(c.rows) + " x " +
                    std::to_string(c.cols));

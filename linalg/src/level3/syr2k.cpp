@@ -58,14 +58,14 @@ void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T>
   const char* routine = "syr2k";
   check_uplo(routine, uplo);
   check_op(routine, "op", op);
-  check_view(routine, "a", a);
-  check_view(routine, "b", b);
-  check_view(routine, "c", c);
-  check_square(routine, "c", c.rows, c.cols);
+  check_view(routine, "A", a);
+  check_view(routine, "B", b);
+  check_view(routine, "C", c);
+  check_square(routine, "C", c.rows, c.cols);
   const MatrixView<const T> op_a = op == Op::transpose ? a.transposed() : a;
   const MatrixView<const T> op_b = op == Op::transpose ? b.transposed() : b;
-  check_operand<T>("a", op_a, c.rows, op_a.cols);
-  check_operand<T>("b", op_b, c.rows, op_a.cols);
+  check_operand<T>("A", op_a, c.rows, op_a.cols);
+  check_operand<T>("B", op_b, c.rows, op_a.cols);
   if (const auto lower = rank_k_lower(uplo, alpha, op_a.cols, beta, c, exec)) {
     syr2k_lower_parallel(alpha, op_a, op_b, beta, *lower, exec);
   }

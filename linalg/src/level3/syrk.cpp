@@ -44,15 +44,11 @@ void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView
   const char* routine = "syrk";
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a);
-  check_view(routine, "a", a);
-  check_view(routine, "c", c);
-  check_square(routine, "c", c.rows, c.cols);
+  check_view(routine, "A", a);
+  check_view(routine, "C", c);
+  check_square(routine, "C", c.rows, c.cols);
   const MatrixView<const T> op = op_a == Op::transpose ? a.transposed() : a;
-  if (op.rows != c.rows) {
-    fail_shape(routine, "a",
-               "op(A) has " + std::to_string(op.rows) + " rows but C is " + std::to_string(c.rows) +
-                   " x " + std::to_string(c.cols));
-  }
+  check_rows(routine, "A", "op(A)", op.rows, op.cols, "C", c.rows, c.cols, c.rows);
   if (const auto lower = rank_k_lower(uplo, alpha, op.cols, beta, c, exec)) {
     syrk_lower_parallel(alpha, op, beta, *lower, exec);
   }

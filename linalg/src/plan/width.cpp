@@ -9,10 +9,10 @@
 #include <cstdint>
 
 #include "isa_dispatch.hpp"
+#include "plan/width_internal.hpp"
 #include "teamla/team/cpu_budget.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
-#include "plan/width_internal.hpp"
 
 namespace teamla::linalg {
 namespace {

@@ -6,9 +6,9 @@
 // Compiled with -mavx2 -mfma, the flags of its folder (linalg/CMakeLists.txt).
 #include <immintrin.h>
 
-#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/lane_mask_avx2.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
+#include "kernels/kernel_fns.hpp"
 
 namespace teamla::linalg::detail {
 namespace {

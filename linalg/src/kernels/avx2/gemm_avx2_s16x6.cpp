@@ -5,9 +5,9 @@
 // with 8 floats per ymm.
 #include <immintrin.h>
 
-#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/lane_mask_avx2.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
+#include "kernels/kernel_fns.hpp"
 
 namespace teamla::linalg::detail {
 namespace {

@@ -8,8 +8,8 @@
 // Compiled with -mavx512f/dq/bw/vl, the flags of its folder (linalg/CMakeLists.txt).
 #include <immintrin.h>
 
-#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
+#include "kernels/kernel_fns.hpp"
 #include "kernels/ukernel_dot.hpp"
 #include "kernels/ukernel_tall.hpp"
 

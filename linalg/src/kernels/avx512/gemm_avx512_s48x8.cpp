@@ -5,8 +5,8 @@
 // memory), with 16 floats per zmm. Packed B is 32 bytes per k step.
 #include <immintrin.h>
 
-#include "kernels/kernel_fns.hpp"
 #include "kernels/avx2/transpose_avx2.hpp"
+#include "kernels/kernel_fns.hpp"
 #include "kernels/ukernel_dot.hpp"
 #include "kernels/ukernel_tall.hpp"
 

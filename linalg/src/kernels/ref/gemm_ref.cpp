@@ -6,8 +6,8 @@
 // result equals a naive triple loop's up to the blocking over kc.
 #include <algorithm>
 
-#include "isa_dispatch.hpp"
 #include "gemm/pack.hpp"
+#include "isa_dispatch.hpp"
 
 namespace teamla::linalg::detail {
 namespace {
