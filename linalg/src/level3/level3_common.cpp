@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// level3_common.cpp: argument checks and reductions, scratch memory, leaf-kernel dispatch and
+// level3_common.cpp: the reduction of TRSM/TRMM calls, scratch memory, leaf-kernel dispatch and
 // the balanced column split shared by the level-3 and Cholesky routines (level3_internal.hpp).
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
