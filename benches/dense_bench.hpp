@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// dense_bench.hpp: the dense-routine benchmarks (gemm, trsm, syrk, potrf, potrs) on Google
+// dense_bench.hpp: the dense-routine benchmarks (gemm, trsm, syrk, potrf, potrs, getrf, gesv) on
+// Google
 // Benchmark, registered for one arm per executable.
 //
 //   dense_bench_<arm> [--benchmark_filter='^dgemm/threads:2/'] [--benchmark_format=json] ...
@@ -7,7 +8,8 @@
 // Each arm (teamla, OpenBLAS, BLIS, Eigen) is its own process, so that one library's idle
 // threads (OpenBLAS and libgomp spin after a call) never steal CPU from another's run, and so
 // that OpenBLAS and BLIS, which both export cblas_*, never meet in one link. An arm is a class
-// with template members gemm<T>, trsm<T>, syrk<T>, potrf<T>, potrs<T> (a routine it lacks is
+// with template members gemm<T>, trsm<T>, syrk<T>, potrf<T>, potrs<T>, getrf<T>, gesv<T> (a
+// routine it lacks is
 // not registered), set_threads(int), and optionally describe() (recorded in the JSON context)
 // and add_counters(State&). Benchmarks are named <d|s><routine>/threads:T/<size>:N...;
 // scripts/bench-gemm and scripts/bench-potrf run one per process and read the JSON.
@@ -86,6 +88,27 @@ void register_cholesky(Arm& arm, const std::string& prefix) {
   }
 }
 
+template <class T, class Arm>
+void register_lu(Arm& arm, const std::string& prefix) {
+  const auto threads = dense_thread_counts();
+  if constexpr (requires(T * y, int* p) { arm.template getrf<T>(1L, y, p); }) {
+    benchmark::RegisterBenchmark((prefix + "getrf").c_str(),
+                                 [&arm](benchmark::State& s) { bench_getrf<T>(s, arm); })
+        ->ArgNames({"threads", "n"})
+        ->ArgsProduct({threads, kFactorSizes})
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+  if constexpr (requires(T * y, int* p) { arm.template gesv<T>(1L, 1L, y, p, y); }) {
+    benchmark::RegisterBenchmark((prefix + "gesv").c_str(),
+                                 [&arm](benchmark::State& s) { bench_gesv<T>(s, arm); })
+        ->ArgNames({"threads", "n", "nrhs"})
+        ->ArgsProduct({threads, {500, 1000, 2000}, {1}})
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
 // run_dense_bench(): registers the arm's routines in double and float and runs the ones the
 // --benchmark_* options select. Call it after benchmark::Initialize(); argv must hold no
 // other option.
@@ -99,6 +122,8 @@ int run_dense_bench(Arm& arm, int argc, char** argv) {
   register_blas3<float>(arm, "s");
   register_cholesky<double>(arm, "d");
   register_cholesky<float>(arm, "s");
+  register_lu<double>(arm, "d");
+  register_lu<float>(arm, "s");
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // dense_bench_openblas.cpp: the OpenBLAS arm of the dense benchmarks (CBLAS for gemm, trsm and
-// syrk, its LAPACK for potrf and potrs; threads by openblas_set_num_threads), on Google
-// Benchmark. Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset, so that cpuid picks
-// its kernels.
+// syrk, its LAPACK for potrf, potrs, getrf and gesv; threads by openblas_set_num_threads), on
+// Google Benchmark. Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset, so that cpuid picks
+// its kernels. Preloading libteamla_blas.so over it makes it the arm of teamla's ABI
+// (scripts/bench-lu): the same calls, served by teamla.
 #include <cblas.h>
 
 #include "dense_bench.hpp"
@@ -15,6 +16,12 @@ void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, c
              double* b, const int* ldb, int* info, std::size_t);
 void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda,
              float* b, const int* ldb, int* info, std::size_t);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
+void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b,
+            const int* ldb, int* info);
+void sgesv_(const int* n, const int* nrhs, float* a, const int* lda, int* ipiv, float* b,
+            const int* ldb, int* info);
 }
 
 namespace {
@@ -72,6 +79,29 @@ class OpenblasArm {
       dpotrs_("L", &order, &columns, a, &order, b, &order, &info, 1);
     } else {
       spotrs_("L", &order, &columns, a, &order, b, &order, &info, 1);
+    }
+    return info;
+  }
+  template <class T>
+  int getrf(long n, T* a, int* ipiv) {
+    const int order = static_cast<int>(n);
+    int info = 0;
+    if constexpr (sizeof(T) == 8) {
+      dgetrf_(&order, &order, a, &order, ipiv, &info);
+    } else {
+      sgetrf_(&order, &order, a, &order, ipiv, &info);
+    }
+    return info;
+  }
+  template <class T>
+  int gesv(long n, long nrhs, T* a, int* ipiv, T* b) {
+    const int order = static_cast<int>(n);
+    const int columns = static_cast<int>(nrhs);
+    int info = 0;
+    if constexpr (sizeof(T) == 8) {
+      dgesv_(&order, &columns, a, &order, ipiv, b, &order, &info);
+    } else {
+      sgesv_(&order, &columns, a, &order, ipiv, b, &order, &info);
     }
     return info;
   }

@@ -3,7 +3,8 @@
 //
 // Column-major, hot cache (operands reused across calls): gemm NN, C = A B; trsm left, lower,
 // no transpose, non-unit, B = inv(A) B; syrk lower, no transpose, C = A A^T; potrf lower;
-// potrs lower with that factor. The "flops" counter is the rate of the routine's flop count.
+// potrs lower with that factor; getrf of a random square matrix, gesv with it and nrhs
+// right-hand sides. The "flops" counter is the rate of the routine's flop count.
 // The routines that overwrite their input (trsm, potrf, potrs) get it restored before every
 // call, outside the timed region (manual time: a copy would otherwise be timed beside an
 // O(n^2) solve); gemm and syrk are timed by wall time.
@@ -139,6 +140,41 @@ void bench_potrs(benchmark::State& state, Arm& arm) {
   if (info != 0) state.SkipWithError("potrs failed");
   finish(state, arm,
          2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nrhs));
+}
+
+template <class T, class Arm>
+void bench_getrf(benchmark::State& state, Arm& arm) {
+  const long n = state.range(1);
+  arm.set_threads(static_cast<int>(state.range(0)));
+  const std::vector<T> original = random_matrix<T>(n, n, static_cast<std::uint64_t>(n));
+  std::vector<T> a;
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  int info = 0;
+  time_restored(state, original, a,
+                [&] { info = arm.template getrf<T>(n, a.data(), ipiv.data()); });
+  if (info != 0) state.SkipWithError("getrf: the matrix is singular");
+  const double nd = static_cast<double>(n);
+  finish(state, arm, 2.0 * nd * nd * nd / 3.0);
+}
+
+// bench_gesv(): A and B both restored before each call (gesv overwrites both).
+template <class T, class Arm>
+void bench_gesv(benchmark::State& state, Arm& arm) {
+  const long n = state.range(1), nrhs = state.range(2);
+  arm.set_threads(static_cast<int>(state.range(0)));
+  const std::vector<T> a0 = random_matrix<T>(n, n, static_cast<std::uint64_t>(n));
+  const std::vector<T> b0 = random_matrix<T>(n, nrhs, 2);
+  std::vector<T> a;
+  std::vector<T> b;
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  int info = 0;
+  time_restored(state, a0, a, [&] {
+    b = b0;
+    info = arm.template gesv<T>(n, nrhs, a.data(), ipiv.data(), b.data());
+  });
+  if (info != 0) state.SkipWithError("gesv: the matrix is singular");
+  const double nd = static_cast<double>(n);
+  finish(state, arm, 2.0 * nd * nd * nd / 3.0 + 2.0 * nd * nd * static_cast<double>(nrhs));
 }
 
 }  // namespace teamla::bench

@@ -2,18 +2,20 @@
 // dense_bench_teamla.cpp: the teamla arm of the dense benchmarks (linalg on a held team of T
 // threads), on Google Benchmark.
 //
-//   dense_bench_teamla [--potrf_block=NB] [--potrf_lookahead=0|1] [--benchmark_* options]
+//   dense_bench_teamla [--potrf_block=NB] [--potrf_lookahead=0|1] [--getrf_block=NB]
+//                      [--getrf_lookahead=0|1] [--benchmark_* options]
 //
-// The two potrf options force the Cholesky's block size and lookahead (the tuning studies
-// of docs/perf/potrf.md). Counters beside the flop rate: the widest section of the last call
-// (width_used), its sections and inline regions, and the team's sleeps and stacked waits per
-// call.
+// The potrf and getrf options force the factorizations' block size and lookahead (the tuning
+// studies of docs/perf/potrf.md and docs/perf/lu.md). Counters beside the flop rate: the widest
+// section of the last call (width_used), its sections and inline regions, and the team's sleeps and
+// stacked waits per call.
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string_view>
 
 #include "dense_bench.hpp"
+#include "factor/lu_internal.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/isa.hpp"
@@ -70,6 +72,16 @@ class TeamlaArm {
     return 0;
   }
 
+  template <class T>
+  int getrf(long n, T* a, int* ipiv) {
+    return static_cast<int>(linalg::getrf<T>(col_major(a, n, n), ipiv, exec_));
+  }
+  template <class T>
+  int gesv(long n, long nrhs, T* a, int* ipiv, T* b) {
+    return static_cast<int>(
+        linalg::gesv<T>(col_major(a, n, n), ipiv, col_major(b, n, nrhs), exec_));
+  }
+
   void add_counters(benchmark::State& state) const {
     const team::WaitCounters w = waits() - waits_before_;
     const auto per_call = benchmark::Counter::kAvgIterations;
@@ -95,8 +107,8 @@ class TeamlaArm {
   team::WaitCounters waits_before_;
 };
 
-// take_potrf_options(): applies and removes --potrf_block=NB and --potrf_lookahead=0|1.
-void take_potrf_options(int& argc, char** argv) {
+// take_factor_options(): applies and removes the --potrf_* and --getrf_* options.
+void take_factor_options(int& argc, char** argv) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -104,6 +116,10 @@ void take_potrf_options(int& argc, char** argv) {
       linalg::level3_detail::set_potrf_block_override(std::atol(argv[i] + 14));
     } else if (arg.starts_with("--potrf_lookahead=")) {
       linalg::level3_detail::set_potrf_lookahead_override(std::atoi(argv[i] + 18));
+    } else if (arg.starts_with("--getrf_block=")) {
+      linalg::level3_detail::set_getrf_block_override(std::atol(argv[i] + 14));
+    } else if (arg.starts_with("--getrf_lookahead=")) {
+      linalg::level3_detail::set_getrf_lookahead_override(std::atoi(argv[i] + 18));
     } else {
       argv[kept++] = argv[i];
     }
@@ -115,7 +131,7 @@ void take_potrf_options(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  take_potrf_options(argc, argv);
+  take_factor_options(argc, argv);
   TeamlaArm arm;
   return bench::run_dense_bench(arm, argc, argv);
 }

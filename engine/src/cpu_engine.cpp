@@ -71,6 +71,11 @@ NotPositiveDefinite::NotPositiveDefinite(index_t column)
                          std::to_string(column) + " is not positive"),
       column_(column) {}
 
+SingularMatrix::SingularMatrix(index_t column)
+    : std::runtime_error("teamla::solve: A is singular: U(" + std::to_string(column) + ", " +
+                         std::to_string(column) + ") is exactly zero"),
+      column_(column) {}
+
 CpuEngine::Impl::Impl(const EngineConfig& requested) : config(requested) {
   check_config(config);
   if (!config.width_cache.empty()) linalg::use_width_cache(config.width_cache);

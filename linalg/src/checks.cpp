@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <string>
 
 #include "level3/level3_internal.hpp"
@@ -168,6 +169,65 @@ void check_potrs(Uplo uplo, const MatrixView<const T>& a, const MatrixView<T>& b
   check_rows(routine, "B", "B", b.rows, b.cols, "A", a.rows, a.cols, a.rows);
 }
 
+namespace {
+
+// check_lu_order(): the dimensions of an LU routine's A fit a pivot (an int), and ipiv is given
+// where there is a pivot to hold.
+void check_lu_order(const char* routine, index_t rows, index_t cols, const int* ipiv) {
+  using level3_detail::fail_shape;
+  constexpr index_t kMaxOrder = std::numeric_limits<int>::max();
+  if (rows > kMaxOrder || cols > kMaxOrder) {
+    fail_shape(routine, "A",
+               "A is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                   ", larger than a pivot (an int) can number");
+  }
+  if (ipiv == nullptr && std::min(rows, cols) > 0) fail_shape(routine, "ipiv", "ipiv is null");
+}
+
+// check_pivots(): every pivot of an n x n factorization names one of its rows, so that applying
+// them cannot reach outside the matrix.
+void check_pivots(const char* routine, index_t n, const int* ipiv) {
+  using level3_detail::fail_shape;
+  for (index_t i = 0; i < n; ++i) {
+    if (ipiv[i] < 1 || ipiv[i] > n) {
+      fail_shape(routine, "ipiv",
+                 "ipiv[" + std::to_string(i) + "] = " + std::to_string(ipiv[i]) +
+                     " is not a row of A (1 .. " + std::to_string(n) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void check_getrf(const MatrixView<T>& a, const int* ipiv, const char* routine) {
+  using namespace level3_detail;
+  check_view(routine, "A", a);
+  check_lu_order(routine, a.rows, a.cols, ipiv);
+}
+
+template <class T>
+void check_getrs(Op op, const MatrixView<const T>& lu, const int* ipiv, const MatrixView<T>& b,
+                 const char* routine) {
+  using namespace level3_detail;
+  check_op(routine, "op", op);
+  check_view(routine, "A", lu);
+  check_view(routine, "B", b);
+  check_square(routine, "A", lu.rows, lu.cols);
+  check_rows(routine, "B", "B", b.rows, b.cols, "A", lu.rows, lu.cols, lu.rows);
+  check_lu_order(routine, lu.rows, lu.cols, ipiv);
+  check_pivots(routine, lu.rows, ipiv);
+}
+
+template <class T>
+void check_getri(const MatrixView<T>& a, const int* ipiv, const char* routine) {
+  using namespace level3_detail;
+  check_view(routine, "A", a);
+  check_square(routine, "A", a.rows, a.cols);
+  check_lu_order(routine, a.rows, a.cols, ipiv);
+  check_pivots(routine, a.rows, ipiv);
+}
+
 template void check_gemm<double>(Op, Op, const MatrixView<const double>&,
                                  const MatrixView<const double>&, const MatrixView<double>&);
 template void check_gemm<float>(Op, Op, const MatrixView<const float>&,
@@ -178,5 +238,17 @@ template void check_potrs<double>(Uplo, const MatrixView<const double>&, const M
                                   const char*);
 template void check_potrs<float>(Uplo, const MatrixView<const float>&, const MatrixView<float>&,
                                  const char*);
+
+// T is a type: it cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define TEAMLA_LU_CHECKS(T)                                                                      \
+  template void check_getrf<T>(const MatrixView<T>&, const int*, const char*);                   \
+  template void check_getrs<T>(Op, const MatrixView<const T>&, const int*, const MatrixView<T>&, \
+                               const char*);                                                     \
+  template void check_getri<T>(const MatrixView<T>&, const int*, const char*);
+TEAMLA_LU_CHECKS(double)
+TEAMLA_LU_CHECKS(float)
+#undef TEAMLA_LU_CHECKS
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace teamla::linalg

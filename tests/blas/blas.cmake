@@ -188,8 +188,10 @@ foreach(p d s)
                                ${teamla_blas_work}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
                                ${patterns})
   endif()
-  # LAPACK linear-equation tests, restricted to the PO path (Cholesky: potrf, potrs, posv, and
-  # the system's potri/pocon/porfs/posvx around them): the header of [ds]test.in, then one line.
+  # LAPACK linear-equation tests, restricted to the paths teamla serves: PO (Cholesky: potrf,
+  # potrs, posv, and the system's potri/pocon/porfs/posvx around them) and GE (LU: getrf,
+  # getrs, gesv, getri, and the system's gecon/gerfs/gesvx/geequ around them): the header of
+  # [ds]test.in, then one line.
   if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
     file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
     list(SUBLIST lines 0 16 header)
@@ -198,30 +200,46 @@ foreach(p d s)
       message(WARNING "teamla: unexpected ${p}test.in layout; blas_ref.xlintst${p} is off")
     else()
       # The standard sizes (N up to 50), and a run at the largest the program allows
-      # (NMAX = 132), where teamla's blocked factorization and its team take part.
+      # (NMAX = 132), where teamla's blocked factorizations and its team take part.
       set(large_header ${header})
       list(REMOVE_AT large_header 1 2 3 4)
       list(INSERT large_header 1 "4                      Number of values of M"
                                  "0 33 100 132           Values of M (row dimension)"
                                  "4                      Number of values of N"
                                  "0 33 100 132           Values of N (column dimension)")
-      foreach(variant "" _large)
-        if(variant STREQUAL "")
-          list(JOIN header "\n" text)
+      foreach(path PO GE)
+        if(path STREQUAL "PO")
+          set(path_line "${P}PO    9               List types on next line if 0 < NTYPES <  9")
+          set(served potrf potrs posv)
         else()
-          list(JOIN large_header "\n" text)
+          set(path_line "${P}GE   11               List types on next line if 0 < NTYPES < 11")
+          set(served getrf getrs gesv getri)
         endif()
-        file(WRITE ${teamla_blas_work}/${p}test_po${variant}.in
-             "${text}\n${P}PO    9               List types on next line if 0 < NTYPES <  9\n")
-        teamla_blas_reference_test(xlintst${p}${variant} ${teamla_lapack_ref_dir}/xlintst${p}
-                                   ${teamla_blas_work}/${p}test_po${variant}.in - ""
-                                   "${P}PO routines passed the tests of the error exits"
-                                   "All tests for ${P}PO routines passed the threshold"
-                                   "${P}PO drivers passed the tests of the error exits"
-                                   "All tests for ${P}PO drivers  passed the threshold"
-                                   "teamla_blas: ${p}potrf_ served by teamla"
-                                   "teamla_blas: ${p}potrs_ served by teamla"
-                                   "teamla_blas: ${p}posv_ served by teamla")
+        set(served_patterns)
+        foreach(routine ${served})
+          list(APPEND served_patterns "teamla_blas: ${p}${routine}_ served by teamla")
+        endforeach()
+        string(TOLOWER ${path} suffix)
+        foreach(variant "" _large)
+          if(variant STREQUAL "")
+            list(JOIN header "\n" text)
+          else()
+            list(JOIN large_header "\n" text)
+          endif()
+          file(WRITE ${teamla_blas_work}/${p}test_${suffix}${variant}.in "${text}\n${path_line}\n")
+          # The PO tests keep their historical names (xlintstd, xlintstd_large).
+          set(name xlintst${p}${variant})
+          if(path STREQUAL "GE")
+            set(name xlintst${p}_ge${variant})
+          endif()
+          teamla_blas_reference_test(${name} ${teamla_lapack_ref_dir}/xlintst${p}
+                                     ${teamla_blas_work}/${p}test_${suffix}${variant}.in - ""
+                                     "${P}${path} routines passed the tests of the error exits"
+                                     "All tests for ${P}${path} routines passed the threshold"
+                                     "${P}${path} drivers passed the tests of the error exits"
+                                     "All tests for ${P}${path} drivers  passed the threshold"
+                                     ${served_patterns})
+        endforeach()
       endforeach()
     endif()
   endif()

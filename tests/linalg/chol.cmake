@@ -25,3 +25,11 @@ endif()
 add_test(NAME potrf_team_under_concurrency
   COMMAND potrf_test --gtest_filter=Potrf.ResidualOnTeams:Potrf.InfoExactOnTeam)
 set_tests_properties(potrf_team_under_concurrency PROPERTIES LABELS concurrency)
+# LU (getrf, getrs, gesv, getri, laswp); compares with reference LAPACK loaded by dlopen.
+teamla_add_gtest(lu_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/lu_test.cpp
+  LIBS teamla::linalg teamla_linalg_internals ${CMAKE_DL_LIBS}
+  LABELS kernels)
+add_test(NAME lu_team_under_concurrency
+  COMMAND lu_test --gtest_filter=Getrf.ResidualOnTeams:Getrf.OnATeamWhoseMemberNeverStarted)
+set_tests_properties(lu_team_under_concurrency PROPERTIES LABELS concurrency)

@@ -72,6 +72,19 @@ template <class T>
 int potrf(const PotrfArgs& args, T* a, int* factor_info);
 template <class T>
 int potrs(const PotrsArgs& args, const T* a, T* b);
+// The LU family (abi_lu.cpp). getrf, gesv and getri set *factor_info to LAPACK's info on legal
+// arguments (gesv leaves B untouched when it is not 0; getri answers the workspace query,
+// lwork == -1, in work[0]).
+template <class T>
+int getrf(const GetrfArgs& args, T* a, int* ipiv, int* factor_info);
+template <class T>
+int getrs(const GetrsArgs& args, const T* a, const int* ipiv, T* b);
+template <class T>
+int gesv(const GesvArgs& args, T* a, int* ipiv, T* b, int* factor_info);
+template <class T>
+int getri(const GetriArgs& args, T* a, const int* ipiv, T* work, int* factor_info);
+template <class T>
+int laswp(const LaswpArgs& args, T* a, const int* ipiv);
 // NullMatrix: a matrix pointer that gemm_batch() found null where its item uses it: the index
 // of its group in the span, and its array ('a', 'b' or 'c').
 struct NullMatrix {

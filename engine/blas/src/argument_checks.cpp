@@ -92,4 +92,49 @@ int check_potrs(const PotrsArgs& args) {
   return 0;
 }
 
+int check_getrf(const GetrfArgs& args) {
+  if (args.m < 0) return 1;
+  if (args.n < 0) return 2;
+  if (args.lda < std::max(1, args.m)) return 4;
+  return 0;
+}
+
+int check_getrs(const GetrsArgs& args) {
+  if (!is_trans_letter(args.trans)) return 1;
+  if (args.n < 0) return 2;
+  if (args.nrhs < 0) return 3;
+  if (args.lda < std::max(1, args.n)) return 5;
+  if (args.ldb < std::max(1, args.n)) return 8;
+  return 0;
+}
+
+int check_gesv(const GesvArgs& args) {
+  if (args.n < 0) return 1;
+  if (args.nrhs < 0) return 2;
+  if (args.lda < std::max(1, args.n)) return 4;
+  if (args.ldb < std::max(1, args.n)) return 7;
+  return 0;
+}
+
+int check_getri(const GetriArgs& args) {
+  if (args.n < 0) return 1;
+  if (args.lda < std::max(1, args.n)) return 3;
+  if (args.lwork < std::max(1, args.n) && args.lwork != -1) return 6;
+  return 0;
+}
+
+int check_laswp(const LaswpArgs& args, const int* ipiv) {
+  if (args.n < 0) return 1;
+  if (args.lda < 1) return 3;
+  if (args.incx == 0 || args.k2 < args.k1 || args.n == 0) return 0;  // nothing is swapped
+  if (args.k1 < 1) return 4;
+  if (ipiv == nullptr) return 6;
+  const int stride = args.incx > 0 ? args.incx : -args.incx;
+  for (int k = args.k1; k <= args.k2; ++k) {
+    const int p = ipiv[(args.k1 - 1) + static_cast<long>(k - args.k1) * stride];
+    if (p < 1 || p > args.lda || k > args.lda) return 6;
+  }
+  return 0;
+}
+
 }  // namespace teamla::blas

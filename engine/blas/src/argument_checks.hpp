@@ -4,7 +4,8 @@
 // Each check_*() returns the reference routine's INFO for the given Fortran-convention
 // arguments: 0 when they are legal, else the 1-based position of the first illegal argument,
 // in the order the reference source tests them (Reference-LAPACK BLAS/SRC/dgemm.f, dtrsm.f,
-// dsyrk.f, dsymm.f, dtrmm.f, dsyr2k.f; SRC/dpotrf.f, dpotrs.f, dposv.f). Character arguments are
+// dsyrk.f, dsymm.f, dtrmm.f, dsyr2k.f; SRC/dpotrf.f, dpotrs.f, dposv.f, dgetrf.f, dgetrs.f,
+// dgesv.f, dgetri.f). Character arguments are
 // compared like LSAME: on the first character, case-insensitively. The checks read nothing but
 // their arguments and are thread-safe.
 #pragma once
@@ -55,6 +56,25 @@ struct PotrsArgs {
 };
 // dposv.f: the arguments of dpotrs.f (its positions too).
 using PosvArgs = PotrsArgs;
+struct GetrfArgs {
+  int m, n, lda;
+};
+struct GetrsArgs {
+  char trans;
+  int n, nrhs, lda, ldb;
+};
+struct GesvArgs {
+  int n, nrhs, lda, ldb;
+};
+// lwork == -1 is getri's workspace query.
+struct GetriArgs {
+  int n, lda, lwork;
+};
+// dlaswp.f checks nothing (a bad pivot reads and writes outside A); teamla rejects what would:
+// n < 0 (1), lda < 1 (3), k1 < 1 (4), and a pivot of k1 .. k2 outside 1 .. lda (6).
+struct LaswpArgs {
+  int n, lda, k1, k2, incx;
+};
 
 // check_gemm() is inline (the others are not): it runs on every gemm call, and the smallest
 // ones last a few tens of ns (docs/perf/small.md, the floor).
@@ -77,6 +97,11 @@ using PosvArgs = PotrsArgs;
 [[nodiscard]] int check_trmm(const TrmmArgs& args);
 [[nodiscard]] int check_syr2k(const Syr2kArgs& args);
 [[nodiscard]] int check_posv(const PosvArgs& args);
+[[nodiscard]] int check_getrf(const GetrfArgs& args);
+[[nodiscard]] int check_getrs(const GetrsArgs& args);
+[[nodiscard]] int check_gesv(const GesvArgs& args);
+[[nodiscard]] int check_getri(const GetriArgs& args);
+[[nodiscard]] int check_laswp(const LaswpArgs& args, const int* ipiv);
 [[nodiscard]] int check_potrf(const PotrfArgs& args);
 [[nodiscard]] int check_potrs(const PotrsArgs& args);
 

@@ -49,7 +49,17 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
     "cblas_dtrmm",
     "cblas_strmm",
     "cblas_dsyr2k",
-    "cblas_ssyr2k"};
+    "cblas_ssyr2k",
+    "dgetrf_",
+    "sgetrf_",
+    "dgetrs_",
+    "sgetrs_",
+    "dgesv_",
+    "sgesv_",
+    "dgetri_",
+    "sgetri_",
+    "dlaswp_",
+    "slaswp_"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

@@ -51,6 +51,16 @@ enum class Entry : unsigned char {
   cblas_strmm,
   cblas_dsyr2k,
   cblas_ssyr2k,
+  dgetrf_,
+  sgetrf_,
+  dgetrs_,
+  sgetrs_,
+  dgesv_,
+  sgesv_,
+  dgetri_,
+  sgetri_,
+  dlaswp_,
+  slaswp_,
   count
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // fortran_api.cpp: the Fortran ABI: BLAS [ds]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
-// [ds]syr2k_ and LAPACK [ds]potrf_, [ds]potrs_, [ds]posv_, as gfortran calls them: every argument
+// [ds]syr2k_ and LAPACK [ds]potrf_, [ds]potrs_, [ds]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
+// [ds]getri_, [ds]laswp_, as gfortran calls them: every argument
 // by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
 // the character arguments after the last argument; these routines read one character of each and
 // never the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
@@ -92,6 +93,45 @@ void fortran_posv(Entry entry, const char* name, const char* uplo, const int* n,
                   T* a, const int* lda, T* b, const int* ldb, int* info) {
   const teamla::blas::PosvArgs args{*uplo, *n, *nrhs, *lda, *ldb};
   finish_lapack(teamla::blas::posv(args, a, b, info), info, entry, name, *n, *nrhs);
+}
+
+// The LU family: getrf, gesv and getri set INFO themselves on legal arguments.
+template <class T>
+void fortran_getrf(Entry entry, const char* name, const int* m, const int* n, T* a, const int* lda,
+                   int* ipiv, int* info) {
+  const teamla::blas::GetrfArgs args{*m, *n, *lda};
+  finish_lapack(teamla::blas::getrf(args, a, ipiv, info), info, entry, name, *n, 0);
+}
+
+template <class T>
+void fortran_getrs(Entry entry, const char* name, const char* trans, const int* n, const int* nrhs,
+                   const T* a, const int* lda, const int* ipiv, T* b, const int* ldb, int* info) {
+  const teamla::blas::GetrsArgs args{*trans, *n, *nrhs, *lda, *ldb};
+  const int illegal = teamla::blas::getrs(args, a, ipiv, b);
+  if (illegal == 0) *info = 0;
+  finish_lapack(illegal, info, entry, name, *n, *nrhs);
+}
+
+template <class T>
+void fortran_gesv(Entry entry, const char* name, const int* n, const int* nrhs, T* a,
+                  const int* lda, int* ipiv, T* b, const int* ldb, int* info) {
+  const teamla::blas::GesvArgs args{*n, *nrhs, *lda, *ldb};
+  finish_lapack(teamla::blas::gesv(args, a, ipiv, b, info), info, entry, name, *n, *nrhs);
+}
+
+template <class T>
+void fortran_getri(Entry entry, const char* name, const int* n, T* a, const int* lda,
+                   const int* ipiv, T* work, const int* lwork, int* info) {
+  const teamla::blas::GetriArgs args{*n, *lda, *lwork};
+  finish_lapack(teamla::blas::getri(args, a, ipiv, work, info), info, entry, name, *n, 0);
+}
+
+// laswp has no INFO: an illegal argument is reported to xerbla_ alone.
+template <class T>
+void fortran_laswp(Entry entry, const char* name, const int* n, T* a, const int* lda, const int* k1,
+                   const int* k2, const int* ipiv, const int* incx) {
+  const teamla::blas::LaswpArgs args{*n, *lda, *k1, *k2, *incx};
+  finish(teamla::blas::laswp(args, a, ipiv), entry, name, 0, *n, 0);
 }
 
 }  // namespace
@@ -208,6 +248,58 @@ TEAMLA_BLAS_EXPORT void dposv_(const char* uplo, const int* n, const int* nrhs, 
 TEAMLA_BLAS_EXPORT void sposv_(const char* uplo, const int* n, const int* nrhs, float* a,
                                const int* lda, float* b, const int* ldb, int* info) {
   fortran_posv(Entry::sposv_, "SPOSV", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
+                                int* info) {
+  fortran_getrf(Entry::dgetrf_, "DGETRF", m, n, a, lda, ipiv, info);
+}
+
+TEAMLA_BLAS_EXPORT void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv,
+                                int* info) {
+  fortran_getrf(Entry::sgetrf_, "SGETRF", m, n, a, lda, ipiv, info);
+}
+
+TEAMLA_BLAS_EXPORT void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a,
+                                const int* lda, const int* ipiv, double* b, const int* ldb,
+                                int* info) {
+  fortran_getrs(Entry::dgetrs_, "DGETRS", trans, n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void sgetrs_(const char* trans, const int* n, const int* nrhs, const float* a,
+                                const int* lda, const int* ipiv, float* b, const int* ldb,
+                                int* info) {
+  fortran_getrs(Entry::sgetrs_, "SGETRS", trans, n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv,
+                               double* b, const int* ldb, int* info) {
+  fortran_gesv(Entry::dgesv_, "DGESV", n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void sgesv_(const int* n, const int* nrhs, float* a, const int* lda, int* ipiv,
+                               float* b, const int* ldb, int* info) {
+  fortran_gesv(Entry::sgesv_, "SGESV", n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void dgetri_(const int* n, double* a, const int* lda, const int* ipiv,
+                                double* work, const int* lwork, int* info) {
+  fortran_getri(Entry::dgetri_, "DGETRI", n, a, lda, ipiv, work, lwork, info);
+}
+
+TEAMLA_BLAS_EXPORT void sgetri_(const int* n, float* a, const int* lda, const int* ipiv,
+                                float* work, const int* lwork, int* info) {
+  fortran_getri(Entry::sgetri_, "SGETRI", n, a, lda, ipiv, work, lwork, info);
+}
+
+TEAMLA_BLAS_EXPORT void dlaswp_(const int* n, double* a, const int* lda, const int* k1,
+                                const int* k2, const int* ipiv, const int* incx) {
+  fortran_laswp(Entry::dlaswp_, "DLASWP", n, a, lda, k1, k2, ipiv, incx);
+}
+
+TEAMLA_BLAS_EXPORT void slaswp_(const int* n, float* a, const int* lda, const int* k1,
+                                const int* k2, const int* ipiv, const int* incx) {
+  fortran_laswp(Entry::slaswp_, "SLASWP", n, a, lda, k1, k2, ipiv, incx);
 }
 
 }  // extern "C"

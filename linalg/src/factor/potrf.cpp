@@ -26,14 +26,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "factor/step_width.hpp"
 #include "level3/level3_internal.hpp"
-#include "plan/width_internal.hpp"
 #include "teamla/linalg/checks.hpp"
-#include "teamla/linalg/width.hpp"
-#include "teamla/team/machine.hpp"
-#include "teamla/team/pool.hpp"
 #include "teamla/team/shortfall.hpp"
-#include "teamla/team/team.hpp"
 
 namespace teamla::linalg {
 namespace level3_detail {
@@ -260,26 +256,14 @@ template index_t factor_diagonal<float>(MatrixView<float>);
 template <class T>
 index_t potrf_lower(MatrixView<T> a, Exec& exec) {
   const index_t n = a.rows;
-  // The section cost is the team's own measurement.
-  const std::size_t cap = detail::region_cap(exec);
-  // With observation off (tests on a loaded machine) the table's cost, nothing measured.
-  const double section_ns =
-      cap <= 1 ? 0.0
-      : !detail::section_observation()
-          ? dispatch_cost_ns(2)
-          : exec.team->section_cost_ns(cap) / (1.0 + static_cast<double>(cap - 2) / 3.0);
-  exec.stats.width_cap = cap;
-  exec.stats.section_cost_ns = section_ns;
-  // WidthRule::model: the cost model alone, no observed penalty.
-  const bool observed = exec.width_rule == WidthRule::observed;
-  index_t nb = potrf_block_size<T>(cap > 1, n);
+  const StepWidth steps(exec, sizeof(T));
+  index_t nb = potrf_block_size<T>(steps.cap() > 1, n);
   // The diagonal blocks are factored on a copy: without memory for an nb x nb one, blocks of
   // kStackTile are copied to the stack instead.
   if (try_scratch<T>(static_cast<std::size_t>(nb * nb)) == nullptr) {
     team::note_shortfall(team::Shortfall::memory, static_cast<std::size_t>(nb * nb) * sizeof(T));
     nb = std::min(nb, kStackTile);
   }
-  const double gflops = gemm_serial_gflops(sizeof(T));
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
   bool diagonal_ready = false;  // factored ahead by the previous step (lookahead)
   for (index_t k = 0; k < n; k += nb) {
@@ -296,12 +280,8 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
     }
     diagonal_ready = false;
     if (k + kb == n) break;
-    // One section whose tiles wait for the panel: two sections' worth of cost. The observed
-    // penalty (width.hpp) keeps steps inline while wide steps keep losing to foreign load.
-    const double step_ns = serial_estimate_ns(step_flops<T>(n - k - kb, kb), gflops);
-    const double step_penalty_ns = observed ? observed_section_penalty_ns() : 0.0;
-    const std::size_t width =
-        cap <= 1 ? 1 : detail::choose_with_cost(step_ns, 2, cap, section_ns, step_penalty_ns);
+    const double step_ns = steps.serial_ns(step_flops<T>(n - k - kb, kb));
+    const std::size_t width = steps.choose(step_ns);
     const bool lookahead = width > 1 && lookahead_enabled(nb);
     const index_t next_kb = lookahead ? std::min(nb, n - k - kb) : 0;
     if (width <= 1) {
@@ -311,17 +291,13 @@ index_t potrf_lower(MatrixView<T> a, Exec& exec) {
       trsm_left_serial<T>(true, false, a.block(k, k, kb, kb), panel.transposed());
       syrk_lower_cols<T>(T(-1), panel, T(1), a.block(k + kb, k + kb, m2, m2), 0, m2);
     } else {
-      const std::uint64_t step_start_ns = team::monotonic_ns();
-      const std::uint64_t waited_before_ns = team::leader_wait_ns();
+      const StepWidth::WideStep timing;
       const index_t next_info = potrf_parallel_step(a, k, kb, width, next_kb, ahead, exec);
+      if (next_info == kStepNotAhead) continue;  // diagonal_ready stays false
       // With lookahead the section also factors the next diagonal block: inline, that work
       // would have been done too, so it belongs in the time the section must beat.
-      const double next_diagonal_ns = serial_estimate_ns(
-          std::pow(static_cast<double>(next_kb), 3) / 3.0, gflops * kDiagonalRateFraction);
-      if (next_info == kStepNotAhead) continue;  // diagonal_ready stays false
-      record_section(static_cast<double>(team::monotonic_ns() - step_start_ns),
-                     step_ns + next_diagonal_ns,
-                     static_cast<double>(team::leader_wait_ns() - waited_before_ns));
+      const double next_diagonal_flops = std::pow(static_cast<double>(next_kb), 3) / 3.0;
+      timing.record(step_ns + steps.serial_ns(next_diagonal_flops, kDiagonalRateFraction));
       if (next_info != 0) return replay_lapack(a, k + kb);
     }
     diagonal_ready = lookahead;

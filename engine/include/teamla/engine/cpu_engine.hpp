@@ -65,13 +65,24 @@ class NotPositiveDefinite : public std::runtime_error {
   index_t column_;
 };
 
+// SingularMatrix is thrown by solve() when the LU factorization meets an exactly zero pivot:
+// A is singular. column() is LAPACK's info (the 1-based index of the first zero U(i, i)).
+class SingularMatrix : public std::runtime_error {
+ public:
+  explicit SingularMatrix(index_t column);
+  [[nodiscard]] index_t column() const { return column_; }
+
+ private:
+  index_t column_;
+};
+
 // CallStats: what the most recent call on the engine did. A tiny gemm
 // (linalg::gemm_is_tiny: at most 32^3 multiply-adds) runs on the caller before the engine's
 // dispatch and is recorded neither here nor in EngineCounters: the record would cost more than
 // the product (docs/engine.md, "Cost of a call").
 struct CallStats {
   // "gemm", "gemm_batch", "gemm_batch_strided", "trsm", "syrk", "symm", "trmm", "syr2k",
-  // "potrf", "potrs"
+  // "potrf", "potrs", "getrf", "getrs", "getri"
   std::string_view routine;
   bool on_team = false;    // ran with the engine's team (else serially on the caller)
   bool contended = false;  // the team was busy with another caller: ran serially
@@ -216,6 +227,36 @@ class CpuEngine {
     run_solve_spd(mutable_view_of(a), mutable_view_of(b));
   }
 
+  // getrf(): LU factorization with partial pivoting of A (m x n) in place, P*A = L*U
+  // (teamla/linalg/lu.hpp); ipiv (at least min(m, n) entries) receives LAPACK's 1-based pivots.
+  // Returns LAPACK's info: 0, or the index of the first exactly zero U(i, i) (the factorization
+  // is still completed).
+  template <class A>
+  index_t getrf(A&& a, std::span<int> ipiv) {
+    return run_getrf(mutable_view_of(a), ipiv);
+  }
+  // getrs(): B = inv(op(A)) * B with A's factors and pivots from getrf.
+  template <class A, class B>
+  void getrs(Op op, A&& lu, std::span<const int> ipiv, B&& b) {
+    run_getrs(op, const_view_of(lu), ipiv, mutable_view_of(b));
+  }
+  // getri(): A^-1 in place from A's factors and pivots from getrf. Returns 0, or the index of
+  // the first zero U(i, i) with A untouched (no inverse exists). Its scratch (n *
+  // linalg::kGetriBlock elements) is `work` when that is large enough, else allocated for the
+  // call (linalg/lu.hpp).
+  template <class A>
+  index_t getri(A&& lu, std::span<const int> ipiv, std::span<scalar_of<A>> work = {}) {
+    return run_getri(mutable_view_of(lu), ipiv, work);
+  }
+  // solve(): solves A*X = B for a square A by LU with partial pivoting: A is overwritten by its
+  // factors and B by X. Throws SingularMatrix (B untouched) when a pivot is exactly zero. The
+  // pivots are allocated for the call (n ints); getrf and getrs with the caller's ipiv
+  // allocate nothing.
+  template <class A, class B>
+  void solve(A&& a, B&& b) {
+    run_solve(mutable_view_of(a), mutable_view_of(b));
+  }
+
   // Introspection. All thread-safe.
   [[nodiscard]] Mode mode() const;
   // width() is the most threads a call uses: the team's width (1 in serial mode).
@@ -262,6 +303,14 @@ class CpuEngine {
   void run_potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b);
   template <class T>
   void run_solve_spd(MatrixView<T> a, MatrixView<T> b);
+  template <class T>
+  index_t run_getrf(MatrixView<T> a, std::span<int> ipiv);
+  template <class T>
+  void run_getrs(Op op, MatrixView<const T> lu, std::span<const int> ipiv, MatrixView<T> b);
+  template <class T>
+  index_t run_getri(MatrixView<T> lu, std::span<const int> ipiv, std::span<T> work);
+  template <class T>
+  void run_solve(MatrixView<T> a, MatrixView<T> b);
 
   std::unique_ptr<Impl> impl_;
 };

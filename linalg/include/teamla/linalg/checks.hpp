@@ -22,5 +22,14 @@ void check_potrf(Uplo uplo, const MatrixView<T>& a, const char* routine = "potrf
 template <class T>
 void check_potrs(Uplo uplo, const MatrixView<const T>& a, const MatrixView<T>& b,
                  const char* routine = "potrs");
+// The LU family (lu.hpp): views, order within an int, ipiv given; getrs and getri also check
+// that every pivot names a row of A.
+template <class T>
+void check_getrf(const MatrixView<T>& a, const int* ipiv, const char* routine = "getrf");
+template <class T>
+void check_getrs(Op op, const MatrixView<const T>& lu, const int* ipiv, const MatrixView<T>& b,
+                 const char* routine = "getrs");
+template <class T>
+void check_getri(const MatrixView<T>& a, const int* ipiv, const char* routine = "getri");
 
 }  // namespace teamla::linalg
