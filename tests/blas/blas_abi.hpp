@@ -41,6 +41,12 @@ void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* inf
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
              double* b, const int* ldb, int* info);
+void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda,
+             const int* ipiv, double* b, const int* ldb, int* info);
+void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,
+             const int* lwork, int* info);
+void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2, const int* ipiv,
+             const int* incx);
 void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);

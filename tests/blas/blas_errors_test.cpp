@@ -199,6 +199,23 @@ TEST_F(BlasErrors, LegalCallsReportNothing) {
   EXPECT_EQ(out[0], 2.0);
 }
 
+// LAPACK does not check pivots: a pivot outside A would read and write outside it. teamla
+// reports it as an illegal ipiv (its position), with nothing written.
+TEST_F(BlasErrors, LuPivotsOutsideTheMatrixAreReportedNotFollowed) {
+  const int two = 2, one = 1, lwork = 64;
+  int info = 0;
+  const std::vector<int> wild = {1, 9};
+  dgetrs_("N", &two, &one, in.data(), &two, wild.data(), out.data(), &two, &info);
+  expect_report("DGETRS", 6);
+  EXPECT_EQ(info, -6);
+  dgetri_(&two, out.data(), &two, wild.data(), in.data(), &lwork, &info);
+  expect_report("DGETRI", 4);
+  EXPECT_EQ(info, -4);
+  const int k1 = 1, k2 = 2, inc = 1;
+  dlaswp_(&two, out.data(), &two, &k1, &k2, wild.data(), &inc);
+  expect_report("DLASWP", 6);
+}
+
 TEST(BlasEdges, AlphaZeroLeavesFactorsUnreferencedAndBetaZeroDoesNotReadC) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const int m = 3, n = 2, k = 4;

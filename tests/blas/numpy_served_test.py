@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""numpy on teamla: numpy's BLAS and LAPACK calls are served by libteamla_blas.so.
+"""numpy on teamla: numpy's BLAS and LAPACK calls (@, cholesky, solve, inv, slogdet, det) are
+served by libteamla_blas.so.
 
 Usage: numpy_served_test.py /path/to/libteamla_blas.so
 
@@ -16,7 +17,7 @@ import sys
 
 import preloaded_run
 
-EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_"]
+EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_", "dgesv_", "dgetrf_"]
 
 
 def compute():
@@ -40,6 +41,37 @@ def compute():
     lower = np.linalg.cholesky(spd)
     np.testing.assert_allclose(np.einsum("ik,jk->ij", lower, lower), spd, rtol=1e-10,
                                atol=1e-8)
+    # General solves: solve and inv run ?gesv_, slogdet and det ?getrf_ (numpy's umath_linalg).
+    general = rng.standard_normal((300, 300)) + 10.0 * np.eye(300)
+    rhs = rng.standard_normal((300, 4))
+    x = np.linalg.solve(general, rhs)
+    np.testing.assert_allclose(np.einsum("ik,kj->ij", general, x), rhs, rtol=1e-9, atol=1e-9)
+    inverse = np.linalg.inv(general)
+    np.testing.assert_allclose(np.einsum("ik,kj->ij", general, inverse), np.eye(300), atol=1e-9)
+    sign, logdet = np.linalg.slogdet(general)
+    # The determinant from the factors of an independent elimination (no BLAS: einsum).
+    upper = general.copy()
+    expected_log, expected_sign = 0.0, 1.0
+    for k in range(300):
+        p = k + int(np.argmax(np.abs(upper[k:, k])))
+        if p != k:
+            upper[[k, p]] = upper[[p, k]]
+            expected_sign = -expected_sign
+        expected_sign *= np.sign(upper[k, k])
+        expected_log += np.log(abs(upper[k, k]))
+        upper[k + 1:, k:] -= np.outer(upper[k + 1:, k] / upper[k, k], upper[k, k:])
+    assert sign == expected_sign, "slogdet sign"
+    np.testing.assert_allclose(logdet, expected_log, rtol=1e-10)
+    np.testing.assert_allclose(np.linalg.det(general[:20, :20]),
+                               np.prod(np.linalg.eigvals(general[:20, :20])).real, rtol=1e-8)
+    singular = general.copy()
+    singular[:, 5] = 0.0
+    try:
+        np.linalg.solve(singular, rhs)
+    except np.linalg.LinAlgError:
+        pass
+    else:
+        raise AssertionError("solve accepted a singular matrix")
     # The fork rule: a child forked after the parent's engine ran (as multiprocessing's fork
     # start method does) computes on an engine of its own; a deadlock trips the alarm.
     big = rng.standard_normal((320, 320))

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""scipy on teamla: scipy.linalg's SPD solvers are served by libteamla_blas.so.
+"""scipy on teamla: scipy.linalg's SPD and LU solvers are served by libteamla_blas.so.
 
 Usage: scipy_served_test.py /path/to/libteamla_blas.so
 
 Debian's scipy reaches LAPACK through liblapack.so.3 from its flapack module; LD_PRELOAD puts
 libteamla_blas.so ahead of it in the global symbol scope, so cho_factor (?potrf), cho_solve
-(?potrs) and solve(assume_a='pos') (?posv) bind to teamla. The script re-runs itself under
+(?potrs), solve(assume_a='pos') (?posv), lu_factor (?getrf), lu_solve (?getrs) and inv
+(?getrf, ?getri) bind to teamla. The script re-runs itself under
 LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the answers there (residuals against the matrix,
 in double and single precision, and the error a matrix that is not positive definite must
 raise), and checks here that teamla's log names every routine scipy was expected to call.
@@ -14,7 +15,8 @@ import sys
 
 import preloaded_run
 
-EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_"]
+EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_", "dgetrf_", "dgetrs_",
+            "dgetri_", "sgetrf_", "sgetrs_"]
 
 
 def check_dtype(np, linalg, rng, dtype, tol):
@@ -30,6 +32,22 @@ def check_dtype(np, linalg, rng, dtype, tol):
     assert np.linalg.norm(lower @ lower.T - spd) / np.linalg.norm(spd) < tol, "cho_factor"
     direct = linalg.solve(spd, b, assume_a="pos")
     assert np.linalg.norm(spd @ direct - b) / scale < tol, "solve(assume_a='pos')"
+    general = (rng.standard_normal((n, n)) + 5.0 * np.eye(n)).astype(dtype)
+    lu, piv = linalg.lu_factor(general)
+    scale_g = np.linalg.norm(general) * np.linalg.norm(b)
+    solved = linalg.lu_solve((lu, piv), b)
+    assert np.linalg.norm(general @ solved - b) / scale_g < tol, "lu_solve"
+    solved_t = linalg.lu_solve((lu, piv), b, trans=1)
+    assert np.linalg.norm(general.T @ solved_t - b) / scale_g < tol, "lu_solve(trans=1)"
+    # P L U = A, with scipy's 0-based pivots applied as LAPACK's row interchanges.
+    permuted = general.copy()
+    for i, p in enumerate(piv):
+        permuted[[i, p]] = permuted[[p, i]]
+    lower = np.tril(lu, -1) + np.eye(n, dtype=dtype)
+    assert np.linalg.norm(lower @ np.triu(lu) - permuted) / np.linalg.norm(general) < tol, "lu"
+    if dtype == np.float64:
+        inverse = linalg.inv(general)
+        assert np.linalg.norm(general @ inverse - np.eye(n)) / np.linalg.norm(general) < tol * 10
     indefinite = spd.copy()
     indefinite[7, 7] = -1.0
     try:

@@ -7,8 +7,12 @@
 // InvalidArgument; results match Eigen's own products and LLT.
 #include <gtest/gtest.h>
 
+#include <span>
+#include <vector>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <vector>
 
 #include "teamla/engine/eigen.hpp"
@@ -137,6 +141,39 @@ TEST(EngineEigen, CholeskyAndSolveInBothLayouts) {
   check_cholesky<RowD>(1e-11);
   check_cholesky<ColF>(1e-3);
   check_cholesky<RowF>(1e-3);
+}
+
+template <class M>
+void check_lu(double tolerance) {
+  const Eigen::Index n = 140;
+  M a = M::Random(n, n);
+  a.diagonal().array() += 4;
+  const M b = M::Random(n, 3);
+  M factors = a;
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  ASSERT_EQ(engine().getrf(factors, std::span<int>(ipiv)), 0);
+  M x = b;
+  engine().getrs(Op::none, factors, std::span<const int>(ipiv), x);
+  EXPECT_LE((a * x - b).cwiseAbs().maxCoeff(), tolerance);
+  M xt = b;
+  engine().getrs(Op::transpose, factors, std::span<const int>(ipiv), xt);
+  EXPECT_LE((a.transpose() * xt - b).cwiseAbs().maxCoeff(), tolerance);
+  // Eigen's PartialPivLU pivots the same way: the same solution.
+  EXPECT_LE((x - a.partialPivLu().solve(b)).cwiseAbs().maxCoeff(), tolerance);
+  M inverse = factors;
+  ASSERT_EQ(engine().getri(inverse, std::span<const int>(ipiv)), 0);
+  EXPECT_LE((a * inverse - M::Identity(n, n)).cwiseAbs().maxCoeff(), tolerance * 10);
+  M work = a;
+  M y = b;
+  engine().solve(work, y);
+  EXPECT_LE((a * y - b).cwiseAbs().maxCoeff(), tolerance);
+}
+
+TEST(EngineEigen, LuAndSolveInBothLayouts) {
+  check_lu<ColD>(1e-11);
+  check_lu<RowD>(1e-11);
+  check_lu<ColF>(2e-3);
+  check_lu<RowF>(2e-3);
 }
 
 TEST(EngineEigen, TrsmAndSyrkOnEigen) {

@@ -3,13 +3,16 @@
 //
 // Contract covered: bad input throws linalg::InvalidArgument naming the routine, the argument
 // and its value, before anything is written (outputs compared bit for bit); solve_spd on a
-// matrix that is not SPD throws NotPositiveDefinite and leaves B untouched; an exception
+// matrix that is not SPD throws NotPositiveDefinite and leaves B untouched, solve on a singular
+// one SingularMatrix; an exception
 // thrown inside a kernel (here, by one team member) reaches the caller and leaves the engine
 // usable in every mode.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cpu_engine_impl.hpp"
 #include "engine_test_util.hpp"
@@ -136,6 +139,37 @@ TEST_P(BadArguments, SolveSpdOnAnIndefiniteMatrixLeavesBUntouched) {
     EXPECT_NE(std::string(error.what()).find("column 13"), std::string::npos) << error.what();
   }
   EXPECT_EQ(b.storage, b_before);
+}
+
+TEST_P(BadArguments, SolveOfASingularMatrixThrowsAndLeavesBUntouched) {
+  TestMatrix<double> a(30, 30), b(30, 2);
+  testing::fill_random(a, 7);
+  testing::fill_random(b, 8);
+  for (index_t i = 0; i < 30; ++i) a(i, 11) = 0.0;  // U(12, 12) is exactly zero
+  const auto b_before = b.storage;
+  try {
+    engine.solve(a.view(), b.view());
+    ADD_FAILURE() << "expected SingularMatrix";
+  } catch (const SingularMatrix& error) {
+    EXPECT_EQ(error.column(), 12);
+    EXPECT_NE(std::string(error.what()).find("U(12, 12)"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(b.storage, b_before);
+}
+
+TEST_P(BadArguments, SolveAndLuPivotsAreCheckedBeforeWriting) {
+  TestMatrix<double> a(6, 6), b(5, 1), b6(6, 1);
+  testing::fill_random(a, 9);
+  const auto a_before = a.storage;
+  expect_invalid([&] { engine.solve(a.view(), b.view()); }, "B",
+                 {"teamla::solve", "B is 5 x 1", "6 rows"});
+  std::vector<int> short_ipiv(5, 1);
+  expect_invalid([&] { (void)engine.getrf(a.view(), std::span<int>(short_ipiv)); }, "ipiv",
+                 {"teamla::getrf", "5 entries", "6 pivots"});
+  std::vector<int> wild = {1, 2, 3, 7, 5, 6};
+  expect_invalid([&] { engine.getrs(Op::none, a.view(), std::span<const int>(wild), b6.view()); },
+                 "ipiv", {"teamla::getrs", "ipiv[3] = 7"});
+  EXPECT_EQ(a.storage, a_before) << "A must not be factored when an argument is invalid";
 }
 
 TEST_P(BadArguments, AnExceptionInsideAKernelLeavesTheEngineUsable) {
