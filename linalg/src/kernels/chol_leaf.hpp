@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// chol_leaf.hpp: the leaf kernels of TRSM and POTRF, written once over an ISA description and
+// chol_leaf.hpp: the leaf kernels of TRSM and POTRF (and, registered with them, GETRF's:
+// kernels/lu_leaf.hpp), written once over an ISA description and
 // compiled once per ISA (in kernels/<isa>/table_<isa>.cpp), as the gemm kernels are over Ops.
 //
 // CholLeaves<Isa> holds every leaf. Isa is a type local to its kernel file, so each file's
@@ -24,6 +25,7 @@
 #include <utility>
 
 #include "isa_dispatch.hpp"
+#include "kernels/lu_leaf.hpp"
 #include "level3/level3_internal.hpp"
 
 namespace teamla::linalg::level3_detail {
@@ -532,7 +534,7 @@ struct CholLeaves {
   template <class T>
   static const LeafKernels<T>& table() {
     static const LeafKernels<T> kernels{&potf2_lower<T>, &solve_lower<T>, &solve_upper<T>,
-                                        &solve_panel_tile<T>};
+                                        &solve_panel_tile<T>, &LuLeaf<Isa>::template getf2<T>};
     return kernels;
   }
 };

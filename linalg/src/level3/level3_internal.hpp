@@ -104,6 +104,10 @@ struct LeafKernels {
   void (*solve_upper)(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
                       index_t cs, index_t nrhs);
   void (*solve_panel_tile)(T* x, index_t mr, index_t w, const T* d, index_t d_step, const T* rdiag);
+  // getf2(): the unblocked LU of an m x n leaf of getrf's panel, m >= n, element (i, j) at
+  // a[i * rs + j * cs] (kernels/lu_leaf.hpp); ipiv[j] = pivot row of column j, 1-based, plus
+  // base. Returns info.
+  index_t (*getf2)(T* a, index_t m, index_t n, index_t rs, index_t cs, int* ipiv, index_t base);
 };
 
 // leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,
