@@ -133,9 +133,7 @@ void check_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView
   const char* r = "gemm";
   check_op(r, "op_a", op_a);
   check_op(r, "op_b", op_b);
-  check_view(r, "A", a);
-  check_view(r, "B", b);
-  check_view(r, "C", c);
+  check_views(r, "A", a, "B", b, "C", c);
   const index_t m = op_a == Op::none ? a.rows : a.cols;
   const index_t k = op_a == Op::none ? a.cols : a.rows;
   const index_t b_rows = op_b == Op::none ? b.rows : b.cols;
@@ -163,8 +161,7 @@ void check_potrs(Uplo uplo, const MatrixView<const T>& a, const MatrixView<T>& b
                  const char* routine) {
   using namespace level3_detail;
   check_uplo(routine, uplo);
-  check_view(routine, "A", a);
-  check_view(routine, "B", b);
+  check_views(routine, "A", a, "B", b);
   check_square(routine, "A", a.rows, a.cols);
   check_rows(routine, "B", "B", b.rows, b.cols, "A", a.rows, a.cols, a.rows);
 }

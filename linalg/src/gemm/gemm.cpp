@@ -179,13 +179,19 @@ std::size_t pack_b_elems(const KernelSet<T>& ks, index_t n, index_t k) {
                                   round_up(std::min(n, ks.blocking.nc), ks.fns.nr));
 }
 
-// split(): the part [lo, hi) of `count` items, in units of `unit`, that part r of w gets.
-void split(index_t count, index_t unit, std::size_t r, std::size_t w, index_t& lo, index_t& hi) {
-  const index_t units = (count + unit - 1) / unit;
-  const auto sw = static_cast<index_t>(w);
-  const auto sr = static_cast<index_t>(r);
-  lo = std::min(count, units * sr / sw * unit);
-  hi = std::min(count, units * (sr + 1) / sw * unit);
+// unit_parts(): the body of a section of `units` units over `count` items: each unit runs
+// body(rank, lo, hi) on its part [lo, hi), cut in whole tiles of `tile`; an empty part runs
+// nothing.
+template <class Body>
+auto unit_parts(index_t count, index_t tile, std::size_t units, Body body) {
+  const index_t tiles = (count + tile - 1) / tile;
+  const auto w = static_cast<index_t>(units);
+  return [=](team::Section& s, std::size_t unit) {
+    const auto r = static_cast<index_t>(unit);
+    const index_t lo = std::min(count, tiles * r / w * tile);
+    const index_t hi = std::min(count, tiles * (r + 1) / w * tile);
+    if (hi > lo) body(s.rank(), lo, hi);
+  };
 }
 
 // kUnitsPerParticipant: the in-place row split and the column split cut their work into about
@@ -497,18 +503,14 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // called again at width 2 finds its rows of A and C in the other core's caches and takes
     // 1.4x as long (docs/gemm.md, "Parallel split").
     const std::size_t units = in_place_units;
-    run_home_units(
-        on, width, units, ws,
-        [&](team::Section& s, std::size_t unit) {
-          index_t i0 = 0;
-          index_t i1 = 0;
-          split(m, ks.fns.mr, unit, units, i0, i1);
-          if (i1 > i0) {
-            gemm_serial(ks, i1 - i0, n, k, alpha, {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0,
-                        ldc, ws, s.rank());
-          }
-        },
-        linger);
+    run_home_units(on, width, units, ws,
+                   unit_parts(m, ks.fns.mr, units,
+                              [&](std::size_t rank, index_t i0, index_t i1) {
+                                gemm_serial(ks, i1 - i0, n, k, alpha,
+                                            {a.data + i0 * a.rs, a.rs, a.cs}, b, beta, c + i0, ldc,
+                                            ws, rank);
+                              }),
+                   linger);
   } else if (split_rows) {
     // One unit per participant, each the whole BLIS loop nest on its rows with B packed into
     // its own panels: no unit ever waits for another. One shared packed panel (pack units,
@@ -519,16 +521,13 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     run_claimed_units(
         on, width, units, ws,
-        [&](team::Section& s, std::size_t unit) {
-          index_t i0 = 0;
-          index_t i1 = 0;
-          split(m, ks.fns.mr, unit, units, i0, i1);
-          if (i1 > i0) {
-            gemm_packed(ks, i0, i1, n, k, alpha, a, b, beta, c, ldc,
-                        ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_a, pack_a_elems(ks, m, k)),
-                        ws.buffer_of<T>(s.rank(), Workspace::Slot::pack_b, pack_b_elems(ks, n, k)));
-          }
-        },
+        unit_parts(m, ks.fns.mr, units,
+                   [&](std::size_t rank, index_t i0, index_t i1) {
+                     gemm_packed(
+                         ks, i0, i1, n, k, alpha, a, b, beta, c, ldc,
+                         ws.buffer_of<T>(rank, Workspace::Slot::pack_a, pack_a_elems(ks, m, k)),
+                         ws.buffer_of<T>(rank, Workspace::Slot::pack_b, pack_b_elems(ks, n, k)));
+                   }),
         linger);
   } else {
     // About 4 units per participant when nothing is packed; one when packing, as the packed
@@ -536,18 +535,14 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // row split).
     const std::size_t units = in_place ? work_units(col_tiles, width)
                                        : std::min(width, static_cast<std::size_t>(col_tiles));
-    run_home_units(
-        on, width, units, ws,
-        [&](team::Section& s, std::size_t unit) {
-          index_t j0 = 0;
-          index_t j1 = 0;
-          split(n, ks.fns.nr, unit, units, j0, j1);
-          if (j1 > j0) {
-            gemm_serial(ks, m, j1 - j0, k, alpha, a, {b.data + j0 * b.cs, b.rs, b.cs}, beta,
-                        c + j0 * ldc, ldc, ws, s.rank());
-          }
-        },
-        linger);
+    run_home_units(on, width, units, ws,
+                   unit_parts(n, ks.fns.nr, units,
+                              [&](std::size_t rank, index_t j0, index_t j1) {
+                                gemm_serial(ks, m, j1 - j0, k, alpha, a,
+                                            {b.data + j0 * b.cs, b.rs, b.cs}, beta, c + j0 * ldc,
+                                            ldc, ws, rank);
+                              }),
+                   linger);
   }
   return true;
 }

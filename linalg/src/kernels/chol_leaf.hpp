@@ -334,18 +334,6 @@ struct CholLeaves {
     }
   }
 
-  template <class T>
-  static void solve_lower_rows(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                               index_t nrhs) {
-    solve_rows<T, true>(l, rdiag, unit, k, b, rs, nrhs);
-  }
-
-  template <class T>
-  static void solve_upper_rows(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                               index_t nrhs) {
-    solve_rows<T, false>(u, rdiag, unit, k, b, rs, nrhs);
-  }
-
   // Column-contiguous B (rs == 1): each column is a forward/backward substitution whose
   // updates are axpys down a (packed, contiguous) column of the triangle.
   template <class T>
@@ -452,37 +440,28 @@ struct CholLeaves {
     return c0;
   }
 
-  template <class T>
-  static void solve_lower(const T* l, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                          index_t cs, index_t nrhs) {
+  // solve(): the leaf solve by the lower (kLower) or upper triangle t, on the form that B's
+  // strides allow: strips of columns, rows, single columns or single elements.
+  template <class T, bool kLower>
+  static void solve(const T* t, const T* rdiag, bool unit, index_t k, T* b, index_t rs, index_t cs,
+                    index_t nrhs) {
     if (rs == 1 && cs != 1 && nrhs >= kNarrowestColStrip<T>) {
-      const index_t done = solve_cols_by_strips<T, true>(l, rdiag, unit, k, b, cs, nrhs);
+      const index_t done = solve_cols_by_strips<T, kLower>(t, rdiag, unit, k, b, cs, nrhs);
       b += done * cs;
       nrhs -= done;
     }
     if (cs == 1 && nrhs > 1) {
-      solve_lower_rows(l, rdiag, unit, k, b, rs, nrhs);
+      solve_rows<T, kLower>(t, rdiag, unit, k, b, rs, nrhs);
     } else if (rs == 1) {
-      solve_lower_cols(l, rdiag, unit, k, b, cs, nrhs);
+      if constexpr (kLower) {
+        solve_lower_cols(t, rdiag, unit, k, b, cs, nrhs);
+      } else {
+        solve_upper_cols(t, rdiag, unit, k, b, cs, nrhs);
+      }
+    } else if constexpr (kLower) {
+      solve_lower_strided(t, rdiag, unit, k, b, rs, cs, nrhs);
     } else {
-      solve_lower_strided(l, rdiag, unit, k, b, rs, cs, nrhs);
-    }
-  }
-
-  template <class T>
-  static void solve_upper(const T* u, const T* rdiag, bool unit, index_t k, T* b, index_t rs,
-                          index_t cs, index_t nrhs) {
-    if (rs == 1 && cs != 1 && nrhs >= kNarrowestColStrip<T>) {
-      const index_t done = solve_cols_by_strips<T, false>(u, rdiag, unit, k, b, cs, nrhs);
-      b += done * cs;
-      nrhs -= done;
-    }
-    if (cs == 1 && nrhs > 1) {
-      solve_upper_rows(u, rdiag, unit, k, b, rs, nrhs);
-    } else if (rs == 1) {
-      solve_upper_cols(u, rdiag, unit, k, b, cs, nrhs);
-    } else {
-      solve_upper_strided(u, rdiag, unit, k, b, rs, cs, nrhs);
+      solve_upper_strided(t, rdiag, unit, k, b, rs, cs, nrhs);
     }
   }
 
@@ -533,7 +512,7 @@ struct CholLeaves {
   // table(): the leaves of this ISA, for its registration (kernels/<isa>/table_<isa>.cpp).
   template <class T>
   static const LeafKernels<T>& table() {
-    static const LeafKernels<T> kernels{&potf2_lower<T>, &solve_lower<T>, &solve_upper<T>,
+    static const LeafKernels<T> kernels{&potf2_lower<T>, &solve<T, true>, &solve<T, false>,
                                         &solve_panel_tile<T>, &LuLeaf<Isa>::template getf2<T>};
     return kernels;
   }

@@ -22,8 +22,7 @@ std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side si
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a);
   check_diag(routine, diag);
-  check_view(routine, "A", a);
-  check_view(routine, "B", b);
+  check_views(routine, "A", a, "B", b);
   check_side_order(routine, side, a.rows, a.cols, "B", b.rows, b.cols);
   exec.stats = {};
   if (b.rows == 0 || b.cols == 0) return std::nullopt;

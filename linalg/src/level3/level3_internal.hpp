@@ -32,6 +32,13 @@ template <class T>
 void check_view(const char* routine, const char* name, const MatrixView<T>& view) {
   check_view(routine, name, view.rows, view.cols, view.ld, view.layout, view.data);
 }
+// check_views(): check_view() of each named view in turn, e.g. (routine, "A", a, "B", b).
+template <class T, class... More>
+void check_views(const char* routine, const char* name, const MatrixView<T>& view,
+                 const More&... more) {
+  check_view(routine, name, view);
+  if constexpr (sizeof...(more) > 0) check_views(routine, more...);
+}
 // check_square(): the matrix `name` ("A", "C") is square.
 void check_square(const char* routine, const char* name, index_t rows, index_t cols);
 // check_side_order(): the triangular or symmetric A of a call on side `side` is square and has

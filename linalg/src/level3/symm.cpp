@@ -136,9 +136,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   const char* routine = "symm";
   check_side(routine, side);
   check_uplo(routine, uplo);
-  check_view(routine, "A", a);
-  check_view(routine, "B", b);
-  check_view(routine, "C", c);
+  check_views(routine, "A", a, "B", b, "C", c);
   check_side_order(routine, side, a.rows, a.cols, "C", c.rows, c.cols);
   if (b.rows != c.rows || b.cols != c.cols) {
     fail_shape(routine, "B",

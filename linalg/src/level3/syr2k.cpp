@@ -58,9 +58,7 @@ void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T>
   const char* routine = "syr2k";
   check_uplo(routine, uplo);
   check_op(routine, "op", op);
-  check_view(routine, "A", a);
-  check_view(routine, "B", b);
-  check_view(routine, "C", c);
+  check_views(routine, "A", a, "B", b, "C", c);
   check_square(routine, "C", c.rows, c.cols);
   const MatrixView<const T> op_a = op == Op::transpose ? a.transposed() : a;
   const MatrixView<const T> op_b = op == Op::transpose ? b.transposed() : b;

@@ -44,8 +44,7 @@ void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView
   const char* routine = "syrk";
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a);
-  check_view(routine, "A", a);
-  check_view(routine, "C", c);
+  check_views(routine, "A", a, "C", c);
   check_square(routine, "C", c.rows, c.cols);
   const MatrixView<const T> op = op_a == Op::transpose ? a.transposed() : a;
   check_rows(routine, "A", "op(A)", op.rows, op.cols, "C", c.rows, c.cols, c.rows);

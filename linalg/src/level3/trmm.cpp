@@ -64,10 +64,10 @@ void trmm_recursive(bool lower, bool unit, T alpha, MatrixView<const T> a, Matri
 // recursion with the leaves' buffers taken once from its workspace.
 template <class T>
 void trmm_left_serial(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
-  if (b.row_stride() == 1 && trmm_left_blocked(lower, unit, alpha, a, b)) return;
+  if (b.row_stride() == 1 && trmm_blocked(Side::left, lower, unit, alpha, a, b)) return;
   // A row-major B is a column-major one times the transposed triangle on the right.
   if (b.col_stride() == 1 &&
-      trmm_right_blocked(!lower, unit, alpha, a.transposed(), b.transposed())) {
+      trmm_blocked(Side::right, !lower, unit, alpha, a.transposed(), b.transposed())) {
     return;
   }
   trmm_recursive(lower, unit, alpha, a, b, trmm_workspace_buffers<T>());

@@ -25,16 +25,32 @@ namespace teamla::linalg::level3_detail {
 
 namespace {
 
+// Panel: the kb rows (A on the left) or columns (on the right) of B from k0 that one kc-deep
+// panel of the triangle's order covers.
+struct Panel {
+  index_t k0, kb;
+};
+
 // PanelBuffers: the packed blocks of one product, from the calling thread's workspace: ap for
 // gemm's A (ic_loop's blocks, at most mc x kc of the kernel's blocking and never more than all
 // `rows` rows; the diagonal's blocks fit the same), bp for gemm's B (kc x nc, or a kc x kc
-// triangle packed in NR-column micro-panels).
+// triangle packed in NR-column micro-panels); and the panels of the triangle's order.
 template <class T>
 struct PanelBuffers {
   T* ap = nullptr;
   T* bp = nullptr;
-  index_t kc = 0;  // the depth of a panel: the kernel's kc, at most the triangle's order
-  index_t nc = 0;  // the columns of a packed B panel, a multiple of NR
+  index_t kc = 0;         // the depth of a panel: the kernel's kc, at most the triangle's order
+  index_t nc = 0;         // the columns of a packed B panel, a multiple of NR
+  index_t diag_rows = 0;  // the rows of a diagonal block packed at once: whole MR strips, <= mc
+  index_t order = 0;      // the triangle's
+  index_t panels = 0;     // kc-deep panels of `order`
+
+  // at(): panel `step` of the walk, from the last panel when `from_end`: the walk packs every
+  // row (column) of B before the diagonal block of a panel writes it.
+  Panel at(index_t step, bool from_end) const {
+    const index_t k0 = (from_end ? panels - 1 - step : step) * kc;
+    return {k0, std::min(kc, order - k0)};
+  }
 };
 
 template <class T>
@@ -46,6 +62,9 @@ PanelBuffers<T> panel_buffers(const detail::KernelSet<T>& ks, index_t rows, inde
   PanelBuffers<T> p;
   p.kc = std::max<index_t>(1, std::min(ks.blocking.kc, order));
   p.nc = std::max<index_t>(nr, std::min(ks.blocking.nc, cols) / nr * nr);
+  p.diag_rows = std::max(mr, ks.blocking.mc / mr * mr);
+  p.order = order;
+  p.panels = (order + p.kc - 1) / p.kc;
   const index_t a_elems =
       std::min(round_up(rows, mr) * p.kc, round_up(ks.blocking.mc, mr) * ks.blocking.kc);
   const index_t b_elems = p.kc * std::max(p.nc, round_up(p.kc, nr));
@@ -61,13 +80,6 @@ PanelBuffers<T> panel_buffers(const detail::KernelSet<T>& ks, index_t rows, inde
     p.ap = nullptr;
   }
   return p;
-}
-
-// diagonal_rows(): the rows of a diagonal block packed at once, whole MR strips, at most mc.
-template <class T>
-index_t diagonal_rows(const detail::KernelSet<T>& ks) {
-  const index_t mr = ks.fns.mr;
-  return std::max(mr, ks.blocking.mc / mr * mr);
 }
 
 // KColumnRange: the k range [k0, k1) that the NR columns from j0 reach in a kb x kb triangle.
@@ -108,70 +120,53 @@ void pack_triangle_columns(const detail::KernelFns<T>& f, bool lower, bool unit,
   }
 }
 
-}  // namespace
-
+// multiply_left(): A on the left, B's rows packed by kc-deep panels, bottom-up for a lower A.
 template <class T>
-bool trmm_left_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
-  const detail::KernelSet<T>& ks = detail::kernels<T>();
+void multiply_left(const detail::KernelSet<T>& ks, const PanelBuffers<T>& buf, bool lower,
+                   bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
   const detail::KernelFns<T>& f = ks.fns;
-  const index_t m = b.rows;
-  const index_t n = b.cols;
-  const PanelBuffers<T> buf = panel_buffers(ks, m, m, n);
-  if (buf.ap == nullptr) return false;
-  const index_t kc = buf.kc;
-  const index_t diag_rows = diagonal_rows(ks);
   const detail::Strided<T> sa{a.data, a.row_stride(), a.col_stride()};
   const index_t ldb = b.col_stride();
-  const index_t panels = (m + kc - 1) / kc;
-  for (index_t j0 = 0; j0 < n; j0 += buf.nc) {
-    const index_t ncb = std::min(buf.nc, n - j0);
+  for (index_t j0 = 0; j0 < b.cols; j0 += buf.nc) {
+    const index_t ncb = std::min(buf.nc, b.cols - j0);
     T* c = &b(0, j0);
-    for (index_t step = 0; step < panels; ++step) {
-      const index_t q = lower ? panels - 1 - step : step;
-      const index_t k0 = q * kc;
-      const index_t kb = std::min(kc, m - k0);
+    for (index_t step = 0; step < buf.panels; ++step) {
+      const auto [k0, kb] = buf.at(step, lower);
       f.pack_b(kb, ncb, c + k0, 1, ldb, buf.bp);
-      if (lower && k0 + kb < m) {
-        detail::ic_loop(ks, k0 + kb, m, ncb, kb, sa, k0, buf.ap, buf.bp, c, ldb, alpha, T(1));
+      if (lower && k0 + kb < b.rows) {
+        detail::ic_loop(ks, k0 + kb, b.rows, ncb, kb, sa, k0, buf.ap, buf.bp, c, ldb, alpha, T(1));
       } else if (!lower && k0 > 0) {
         detail::ic_loop(ks, 0, k0, ncb, kb, sa, k0, buf.ap, buf.bp, c, ldb, alpha, T(1));
       }
       const MatrixView<const T> diag = a.block(k0, k0, kb, kb);
       const MatrixView<T> rows = b.block(k0, j0, kb, ncb);
       const index_t shift = strip_grid_shift(lower, kb, f.mr);
-      for (index_t r0 = 0; r0 < kb; r0 = next_grid_edge(r0, shift, diag_rows, kb)) {
-        const index_t r1 = next_grid_edge(r0, shift, diag_rows, kb);
+      for (index_t r0 = 0; r0 < kb; r0 = next_grid_edge(r0, shift, buf.diag_rows, kb)) {
+        const index_t r1 = next_grid_edge(r0, shift, buf.diag_rows, kb);
         pack_triangle_rows(f, lower, unit, diag, r0, r1, buf.ap);
         multiply_triangle_rows(f, lower, alpha, r0, r1, buf.ap, buf.bp, rows);
       }
     }
   }
-  return true;
 }
 
+// multiply_right(): A on the right, the triangle packed as gemm's B by kc-deep panels of B's
+// columns, left to right for a lower A.
 template <class T>
-bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
-  const detail::KernelSet<T>& ks = detail::kernels<T>();
+void multiply_right(const detail::KernelSet<T>& ks, const PanelBuffers<T>& buf, bool lower,
+                    bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b) {
   const detail::KernelFns<T>& f = ks.fns;
   const index_t m = b.rows;
-  const index_t n = b.cols;
-  const PanelBuffers<T> buf = panel_buffers(ks, m, n, n);
-  if (buf.ap == nullptr) return false;
-  const index_t kc = buf.kc;
   const index_t mr = f.mr;
   const index_t nr = f.nr;
-  const index_t diag_rows = diagonal_rows(ks);
   const detail::Strided<T> sb{b.data, 1, b.col_stride()};
   const index_t ldb = b.col_stride();
-  const index_t panels = (n + kc - 1) / kc;
-  for (index_t step = 0; step < panels; ++step) {
-    const index_t q = lower ? step : panels - 1 - step;
-    const index_t k0 = q * kc;
-    const index_t kb = std::min(kc, n - k0);
+  for (index_t step = 0; step < buf.panels; ++step) {
+    const auto [k0, kb] = buf.at(step, !lower);
     // Off the diagonal block: columns [0, k0) (lower) or [k0 + kb, n) (upper) += B(:, panel) *
     // A(panel, columns), before the diagonal block overwrites B(:, panel).
     const index_t c0 = lower ? 0 : k0 + kb;
-    const index_t c1 = lower ? k0 : n;
+    const index_t c1 = lower ? k0 : b.cols;
     for (index_t j0 = c0; j0 < c1; j0 += buf.nc) {
       const index_t ncb = std::min(buf.nc, c1 - j0);
       f.pack_b(kb, ncb, a.data + k0 * a.row_stride() + j0 * a.col_stride(), a.row_stride(),
@@ -181,8 +176,8 @@ bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, M
     // The diagonal block: columns [k0, k0 + kb) = B(:, panel) * triangle, a block of B's rows
     // packed before its own rows are written.
     pack_triangle_columns(f, lower, unit, a.block(k0, k0, kb, kb), buf.bp);
-    for (index_t i0 = 0; i0 < m; i0 += diag_rows) {
-      const index_t rows = std::min(diag_rows, m - i0);
+    for (index_t i0 = 0; i0 < m; i0 += buf.diag_rows) {
+      const index_t rows = std::min(buf.diag_rows, m - i0);
       f.pack_a(rows, kb, &b(i0, k0), 1, ldb, buf.ap);
       const T* panel = buf.bp;
       for (index_t j0 = 0; j0 < kb; j0 += nr) {
@@ -196,16 +191,28 @@ bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, M
       }
     }
   }
+}
+
+}  // namespace
+
+template <class T>
+bool trmm_blocked(Side side, bool lower, bool unit, T alpha, MatrixView<const T> a,
+                  MatrixView<T> b) {
+  const detail::KernelSet<T>& ks = detail::kernels<T>();
+  const bool left = side == Side::left;
+  const PanelBuffers<T> buf = panel_buffers(ks, b.rows, a.rows, left ? b.cols : a.rows);
+  if (buf.ap == nullptr) return false;
+  if (left) {
+    multiply_left(ks, buf, lower, unit, alpha, a, b);
+  } else {
+    multiply_right(ks, buf, lower, unit, alpha, a, b);
+  }
   return true;
 }
 
-template bool trmm_left_blocked<double>(bool, bool, double, MatrixView<const double>,
-                                        MatrixView<double>);
-template bool trmm_left_blocked<float>(bool, bool, float, MatrixView<const float>,
-                                       MatrixView<float>);
-template bool trmm_right_blocked<double>(bool, bool, double, MatrixView<const double>,
-                                         MatrixView<double>);
-template bool trmm_right_blocked<float>(bool, bool, float, MatrixView<const float>,
-                                        MatrixView<float>);
+template bool trmm_blocked<double>(Side, bool, bool, double, MatrixView<const double>,
+                                   MatrixView<double>);
+template bool trmm_blocked<float>(Side, bool, bool, float, MatrixView<const float>,
+                                  MatrixView<float>);
 
 }  // namespace teamla::linalg::level3_detail

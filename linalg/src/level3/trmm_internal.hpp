@@ -27,16 +27,13 @@ struct TrmmLeafBuffers {
   index_t leaf = 0;
 };
 
-// trmm_left_blocked(): B = alpha * A * B with A lower or upper (no transpose) and B
-// column-major, on gemm's loops (trmm_blocked.cpp); false, with nothing written, when the
+// trmm_blocked(): B = alpha * A * B (side left) or alpha * B * A (right) with A lower or upper
+// (no transpose) and B column-major, on gemm's loops (trmm_blocked.cpp; on the right A's
+// triangle is packed as gemm's B, B's columns as its A); false, with nothing written, when the
 // calling thread's workspace cannot hold the packed blocks.
 template <class T>
-bool trmm_left_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b);
-
-// trmm_right_blocked(): B = alpha * B * A, the same for A on the right (A's triangle packed as
-// gemm's B, B's columns as its A).
-template <class T>
-bool trmm_right_blocked(bool lower, bool unit, T alpha, MatrixView<const T> a, MatrixView<T> b);
+bool trmm_blocked(Side side, bool lower, bool unit, T alpha, MatrixView<const T> a,
+                  MatrixView<T> b);
 
 // trmm_workspace_buffers(): buffers for leaves of kTrmmLeaf from the calling thread's workspace
 // (nullptr members when it cannot grow).

@@ -98,7 +98,7 @@ void pack_b(index_t kc, index_t nc, const double* b, index_t rs, index_t cs, dou
 }  // namespace
 
 KernelFns<double> avx512_kernels_d24x8() {
-  KernelFns<double> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy_d>("avx512_d24x8");
+  KernelFns<double> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy<double>>("avx512_d24x8");
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.tall = &simd_tall_kernel<Ops>;
   fns.pack_b = &pack_b;

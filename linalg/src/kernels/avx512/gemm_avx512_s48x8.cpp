@@ -91,7 +91,7 @@ void pack_b(index_t kc, index_t nc, const float* b, index_t rs, index_t cs, floa
 }  // namespace
 
 KernelFns<float> avx512_kernels_s48x8() {
-  KernelFns<float> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy_s>("avx512_s48x8");
+  KernelFns<float> fns = make_kernel_fns<Ops, kMr, kNr, &transpose_copy<float>>("avx512_s48x8");
   fns.dot = &simd_kernel_dot<Ops, 4, 4>;
   fns.tall = &simd_tall_kernel<Ops>;
   fns.pack_b = &pack_b;

@@ -16,6 +16,17 @@ struct RefIsa {};
 constexpr int kMr = 4;
 constexpr int kNr = 4;
 
+// ref_store(): C = alpha * acc + beta * C on the tile's m x n (beta == 0: C is not read).
+template <class T>
+void ref_store(const T (&acc)[kNr][kMr], index_t m, index_t n, T* c, index_t ldc, T alpha, T beta) {
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      T& cij = c[i + j * ldc];
+      cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
+    }
+  }
+}
+
 template <class T>
 void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, const T* b, T* c,
                 index_t ldc, T alpha, T beta) {
@@ -31,12 +42,7 @@ void ref_kernel(index_t m, index_t n, index_t kc, const T* a, index_t a_step, co
     a += a_step;
     b += kNr;
   }
-  for (index_t j = 0; j < n; ++j) {
-    for (index_t i = 0; i < m; ++i) {
-      T& cij = c[i + j * ldc];
-      cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
-    }
-  }
+  ref_store(acc, m, n, c, ldc, alpha, beta);
 }
 
 // ref_tile_in_place(): one tile, m <= MR; B element (p, j) at b[p * b_rs + j * b_cs];
@@ -54,12 +60,7 @@ void ref_tile_in_place(index_t m, index_t n, index_t kc, const T* a, index_t lda
       }
     }
   }
-  for (index_t j = 0; j < n; ++j) {
-    for (index_t i = 0; i < m; ++i) {
-      T& cij = c[i + j * ldc];
-      cij = beta == T(0) ? alpha * acc[j][i] : alpha * acc[j][i] + beta * cij;
-    }
-  }
+  ref_store(acc, m, n, c, ldc, alpha, beta);
 }
 
 // ref_kernel_in_place(): any m rows and n columns, MR x NR at a time.
