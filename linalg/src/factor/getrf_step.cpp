@@ -5,15 +5,23 @@
 // The columns right of the panel are independent of one another in a step: each needs the
 // panel's interchanges, its solve with L11 and its gemm with L21, and nothing from its
 // neighbours. So the section's units are strips of columns, claimed in order: a participant
-// that starts late leaves its strips to the others, and no unit waits for another. Lookahead:
-// the strip of the next panel comes first, and whoever finishes it factors that panel at
-// once, while the others go on with the remaining strips; the next step then starts with its
-// panel done.
+// that starts late leaves its strips to the others. Lookahead: the strip of the next panel
+// comes first, and whoever finishes it factors that panel at once, while the others go on with
+// the remaining strips; the next step then starts with its panel done.
+//
+// Every strip multiplies by the same L21. A strip's own gemm would pack L21 again for each
+// strip (as many times as there are strips, where one gemm over all the columns packs it
+// once), so with column-major storage the section first packs L21 once, in row groups that
+// are units of their own, into the shared buffer; each strip then waits for the groups (all
+// claimed before it, so their holders are running), packs its U12 and runs the microkernel
+// over the packed L21, mc rows at a time so that a block of it stays in L2.
 #include <algorithm>
 #include <atomic>
 
 #include "factor/lu_internal.hpp"
+#include "isa_dispatch.hpp"
 #include "level3/level3_internal.hpp"
+#include "teamla/team/shortfall.hpp"
 #include "teamla/team/team.hpp"
 #include "workspace_units.hpp"
 
@@ -22,8 +30,9 @@ namespace {
 
 // strip_cols(): the width of the strips after the lookahead strip: about kStripsPerParticipant
 // strips per participant, so that claiming can even out a late start, on multiples of 16
-// columns, between kMinStrip (a strip's gemm re-reads L21: narrow strips would pay that for
-// little work) and kMaxStrip (beyond it the last strips come too late to balance).
+// columns, between kMinStrip (each strip solves, packs and reads through L21 on its own: narrow
+// strips would pay that for little work) and kMaxStrip (beyond it the last strips come too late
+// to balance).
 constexpr index_t kStripsPerParticipant = 4;
 constexpr index_t kMinStrip = 64;
 constexpr index_t kMaxStrip = 256;
@@ -35,6 +44,76 @@ constexpr index_t kUpdateChunk = 512;
 index_t strip_cols(index_t cols, std::size_t width) {
   const index_t share = cols / (kStripsPerParticipant * static_cast<index_t>(width));
   return std::clamp<index_t>((share + 15) / 16 * 16, kMinStrip, kMaxStrip);
+}
+
+// kGroupRows: the rows of L21 one packing unit takes, a multiple of every kernel's MR.
+constexpr index_t kGroupRows = 48;
+
+// Strips: the section's units after the packing groups: the lookahead strip (`lead` columns,
+// 0 without lookahead), then strips of `width` columns up to `right`.
+struct Strips {
+  index_t lead = 0;
+  index_t width = 0;
+  index_t right = 0;
+  [[nodiscard]] index_t count() const {
+    return (lead > 0 ? 1 : 0) + (right - lead + width - 1) / width;
+  }
+  // columns(): strip u's first column and its width.
+  [[nodiscard]] std::pair<index_t, index_t> columns(index_t u) const {
+    if (lead > 0 && u == 0) return {0, lead};
+    const index_t c0 = lead + (lead > 0 ? u - 1 : u) * width;
+    return {c0, std::min(width, right - c0)};
+  }
+};
+
+// solve_u12(): a strip's interchanges and U12 = L11^-1 * A12.
+template <class T>
+void solve_u12(MatrixView<const T> panel, MatrixView<T> cols, const int* ipiv, index_t k) {
+  const index_t kb = panel.cols;
+  apply_swaps(cols, 0, kb, ipiv + k, k);
+  trsm_left_serial<T>(true, true, panel.block(0, 0, kb, kb), cols.block(0, 0, kb, cols.cols));
+}
+
+// subtract_packed(): A22 -= L21 * U12 on a column-major strip whose U12 is solved, with L21
+// packed in a_packed (micro-panels of MR rows), through b_packed (U12 packed there).
+template <class T>
+void subtract_packed(const detail::KernelSet<T>& ks, index_t kb, MatrixView<T> cols,
+                     const T* a_packed, T* b_packed) {
+  const detail::KernelFns<T>& f = ks.fns;
+  const index_t below = cols.rows - kb;
+  const index_t w = cols.cols;
+  f.pack_b(kb, w, cols.data, 1, cols.ld, b_packed);
+  T* c = cols.data + kb;
+  for (index_t r0 = 0; r0 < below; r0 += ks.blocking.mc) {
+    const index_t rows = std::min(ks.blocking.mc, below - r0);
+    for (index_t j = 0; j < w; j += f.nr) {
+      f.packed_strip(rows, std::min<index_t>(f.nr, w - j), kb, a_packed + r0 * kb, f.mr,
+                     b_packed + j * kb, c + r0 + j * cols.ld, cols.ld, T(-1), T(1));
+    }
+  }
+}
+
+// update_packed(): update_columns() on a column-major strip with L21 packed in a_packed. U12 is
+// packed into the rank's pack_b slot, asked for after the solve (whose gemm calls use the
+// rank's slots and may move them); without it, the strip's own gemm.
+template <class T>
+void update_packed(const detail::KernelSet<T>& ks, MatrixView<const T> panel, MatrixView<T> cols,
+                   const int* ipiv, index_t k, const T* a_packed) {
+  const index_t kb = panel.cols;
+  solve_u12(panel, cols, ipiv, k);
+  if (cols.rows == kb) return;
+  const detail::RankBuffers mine = detail::unit_buffers();
+  const index_t nr = ks.fns.nr;
+  const auto b_elems = static_cast<std::size_t>((cols.cols + nr - 1) / nr * nr * kb);
+  if (T* b_packed = mine.ws->try_buffer_of<T>(mine.rank, Workspace::Slot::pack_b, b_elems)) {
+    subtract_packed(ks, kb, cols, a_packed, b_packed);
+    return;
+  }
+  team::note_shortfall(team::Shortfall::memory, b_elems * sizeof(T));
+  Exec serial;
+  gemm<T>(Op::none, Op::none, T(-1), panel.block(kb, 0, cols.rows - kb, kb),
+          MatrixView<const T>(cols.block(0, 0, kb, cols.cols)), T(1),
+          cols.block(kb, 0, cols.rows - kb, cols.cols), serial);
 }
 
 }  // namespace
@@ -65,30 +144,52 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
                             std::size_t width, Exec& exec) {
   const index_t m = a.rows;
   const index_t right = a.cols - k - kb;
+  const index_t below = m - k - kb;
   const MatrixView<const T> panel = a.block(k, k, m - k, kb);
   MatrixView<T> trailing = a.block(k, k + kb, m - k, right);
   const index_t lead = std::min(next_kb, right);
-  const index_t strip = strip_cols(right - lead, width);
-  const index_t strips = (right - lead + strip - 1) / strip;
-  const auto units = static_cast<std::size_t>(strips + (lead > 0 ? 1 : 0));
+  const Strips strips{lead, strip_cols(right - lead, width), right};
+  const detail::KernelSet<T>& ks = detail::kernels<T>();
+  const index_t mr = ks.fns.mr;
+  Workspace& ws = *detail::exec_buffers(exec).ws;
+  // The packed L21 in the shared buffer (column-major only: the microkernel writes C by
+  // columns); without it, each strip's own gemm.
+  const auto a_elems = static_cast<std::size_t>((below + mr - 1) / mr * mr * kb);
+  T* a_packed = a.layout == Layout::col_major && below > 0
+                    ? static_cast<T*>(ws.try_shared_buffer(a_elems * sizeof(T)))
+                    : nullptr;
+  if (a.layout == Layout::col_major && below > 0 && a_packed == nullptr) {
+    team::note_shortfall(team::Shortfall::memory, a_elems * sizeof(T));
+  }
+  const index_t groups = a_packed != nullptr ? (below + kGroupRows - 1) / kGroupRows : 0;
+  const auto units = static_cast<std::size_t>(groups + strips.count());
+  std::atomic<index_t> groups_done{0};
   index_t next_info = 0;
   ++exec.stats.sections;
   exec.stats.max_width_used = std::max(exec.stats.max_width_used, std::min(width, units));
-  Workspace& ws = *detail::exec_buffers(exec).ws;
   detail::run_claimed_units(
-      *exec.team, std::min(width, units), units, ws, [&](team::Section&, std::size_t unit) {
-        auto u = static_cast<index_t>(unit);
-        if (lead > 0 && u == 0) {
-          update_columns(panel, trailing.block(0, 0, m - k, lead), ipiv, k);
-          // The next panel: rows k + kb .. m of the strip just updated.
-          next_info =
-              factor_panel(a.block(k + kb, k + kb, m - k - kb, lead), ipiv + k + kb, k + kb);
+      *exec.team, std::min(width, units), units, ws, [&](team::Section& s, std::size_t unit) {
+        const auto u = static_cast<index_t>(unit);
+        if (u < groups) {
+          const index_t r0 = u * kGroupRows;
+          const MatrixView<const T> rows =
+              panel.block(kb + r0, 0, std::min(kGroupRows, below - r0), kb);
+          ks.fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld, a_packed + r0 * kb);
+          groups_done.fetch_add(1, std::memory_order_acq_rel);
           return;
         }
-        if (lead > 0) --u;
-        const index_t c0 = lead + u * strip;
-        const index_t c1 = std::min(right, c0 + strip);
-        update_columns(panel, trailing.block(0, c0, m - k, c1 - c0), ipiv, k);
+        const auto [c0, w] = strips.columns(u - groups);
+        MatrixView<T> cols = trailing.block(0, c0, m - k, w);
+        if (a_packed == nullptr) {
+          update_columns(panel, cols, ipiv, k);
+        } else {
+          s.wait_for([&] { return groups_done.load(std::memory_order_acquire) == groups; });
+          update_packed(ks, panel, cols, ipiv, k, a_packed);
+        }
+        if (lead > 0 && c0 == 0) {
+          // The next panel: rows k + kb .. m of the strip just updated.
+          next_info = factor_panel(a.block(k + kb, k + kb, below, lead), ipiv + k + kb, k + kb);
+        }
       });
   return next_info;
 }

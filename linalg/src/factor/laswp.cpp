@@ -19,11 +19,15 @@ void apply_swaps(MatrixView<T> a, index_t i0, index_t i1, const int* ipiv, index
   const index_t step = forward ? 1 : -1;
   const index_t count = i1 - i0;
   if (a.layout == Layout::col_major) {
-    // A column's swaps touch that column alone: all of them while it is in cache.
+    // A column's swaps touch that column alone: all of them while it is in cache. The rows
+    // they reach are scattered, so each swap also asks for its rows of the next column, whose
+    // lines are then on their way while this column's swaps run.
     for (index_t j = 0; j < a.cols; ++j) {
       T* col = a.data + j * a.ld;
+      const T* next = j + 1 < a.cols ? col + a.ld : col;
       for (index_t t = 0, i = first; t < count; ++t, i += step) {
         const index_t p = ipiv[i] - 1 - base;
+        __builtin_prefetch(next + p, 1);
         if (p != i) std::swap(col[i], col[p]);
       }
     }
