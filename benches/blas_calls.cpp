@@ -9,10 +9,10 @@
 // environment (TEAMLA_MODE, TEAMLA_NUM_THREADS, OPENBLAS_NUM_THREADS, ...) picks the arm. After
 // 50 warm-up calls, each of `calls` calls is timed alone (steady_clock around the call), with an
 // optional sleep of gap-us between calls. getrf factors the same matrix every call: it is
-// copied back before each call, outside the timed region. Output: one JSON object with the summary (p50, p90,
-// p99, max, in us) and every sample, for scripts/bench-calls to compare arms run in separate
-// processes. A custom driver rather than Google Benchmark because the output is the per-call
-// distribution (its tail is the finding), not a mean rate.
+// copied back before each call, outside the timed region. Output: one JSON object with the summary
+// (p50, p90, p99, max, in us) and every sample, for scripts/bench-calls to compare arms run in
+// separate processes. A custom driver rather than Google Benchmark because the output is the
+// per-call distribution (its tail is the finding), not a mean rate.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
   }
   std::fprintf(out, "{\"routine\": \"%s\", \"n\": %d, \"calls\": %d, ", o.routine.c_str(), n,
                o.calls);
-  std::fprintf(out, "\"p50_us\": %.2f, \"p90_us\": %.2f, ",
-               quantile_of_sorted(sorted, 0.5), quantile_of_sorted(sorted, 0.9));
+  std::fprintf(out, "\"p50_us\": %.2f, \"p90_us\": %.2f, ", quantile_of_sorted(sorted, 0.5),
+               quantile_of_sorted(sorted, 0.9));
   std::fprintf(out, "\"p99_us\": %.2f, \"max_us\": %.2f, \"samples_us\": [",
                quantile_of_sorted(sorted, 0.99), sorted.back());
   for (std::size_t i = 0; i < us.size(); ++i) {

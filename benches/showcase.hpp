@@ -15,13 +15,15 @@ namespace teamla::showcase {
 
 // The sizes of the table. gemm: square, double, column-major NN, alpha 1, beta 0, hot
 // cache. potrf: lower, double, a fresh copy of an SPD matrix before every (timed) call.
+// getrf: double, a fresh copy of a random matrix before every (timed) call.
 inline constexpr long kGemmSizes[] = {64, 128, 256, 512, 1024};
 inline constexpr long kCholSizes[] = {256, 1024, 2048};
+inline constexpr long kLuSizes[] = {256, 1024, 2048};
 // The engine comparison: gemm of this size, calls per arm process.
 inline constexpr long kEngineGemmSize = 128;
 inline constexpr int kEngineCalls = 200;
 
-// DenseArm: one library's gemm and Cholesky on plain column-major arrays.
+// DenseArm: one library's gemm, Cholesky and LU on plain column-major arrays.
 class DenseArm {
  public:
   virtual ~DenseArm() = default;
@@ -29,6 +31,8 @@ class DenseArm {
   virtual void gemm(long n, const double* a, const double* b, double* c) = 0;
   // a = L * L^T in its lower triangle; returns LAPACK's info.
   virtual long potrf(long n, double* a) = 0;
+  // a = P * L * U with partial pivoting (ipiv: n pivots); returns LAPACK's info.
+  virtual long getrf(long n, double* a, int* ipiv) = 0;
 };
 
 std::unique_ptr<DenseArm> make_teamla_arm();         // CpuEngine, held team, all CPUs
@@ -37,7 +41,8 @@ std::unique_ptr<DenseArm> make_openblas_arm();
 std::unique_ptr<DenseArm> make_sleeper_arm();  // sleeps 20 ms a product: the check's test
 std::string openblas_core();
 
-// run_dense_arm() prints "gemm N SECONDS" and, unless gemm_only, "potrf N SECONDS" (median
+// run_dense_arm() prints "gemm N SECONDS" and, unless gemm_only, "potrf N SECONDS" and
+// "getrf N SECONDS" (median
 // per call). The Eigen arm is an executable of its own (showcase_eigen_arm.cpp).
 int run_dense_arm(DenseArm& arm, bool gemm_only = false);
 // run_engine_arm() prints "call MICROSECONDS" per gemm call of an engine in `mode`

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// showcase_arms.cpp: the showcase's arms: teamla's engine and OpenBLAS on dense gemm and Cholesky,
-// and the engine comparison.
+// showcase_arms.cpp: the showcase's arms: teamla's engine and OpenBLAS on dense gemm, Cholesky and
+// LU, and the engine comparison.
 #include <cblas.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -16,6 +17,8 @@
 
 extern "C" char* openblas_get_corename();
 extern "C" void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
+                        int* info);
 
 namespace teamla::showcase {
 namespace {
@@ -32,6 +35,9 @@ class TeamlaArm final : public DenseArm {
   }
   long potrf(long n, double* a) override {
     return engine_.potrf(linalg::Uplo::lower, col_major(a, n, n));
+  }
+  long getrf(long n, double* a, int* ipiv) override {
+    return engine_.getrf(col_major(a, n, n), std::span<int>(ipiv, static_cast<std::size_t>(n)));
   }
 
  private:
@@ -56,6 +62,12 @@ class OpenblasArm final : public DenseArm {
     dpotrf_("L", &ni, a, &ni, &info);
     return info;
   }
+  long getrf(long n, double* a, int* ipiv) override {
+    const int ni = static_cast<int>(n);
+    int info = 0;
+    dgetrf_(&ni, &ni, a, &ni, ipiv, &info);
+    return info;
+  }
 };
 
 // SleeperArm: a "library" that takes 20 ms per product whatever its size, far under any real
@@ -66,6 +78,7 @@ class SleeperArm final : public DenseArm {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   long potrf(long /*n*/, double* /*a*/) override { return 0; }
+  long getrf(long /*n*/, double* /*a*/, int* /*ipiv*/) override { return 0; }
 };
 
 double seconds_since(std::uint64_t start) { return double(team::monotonic_ns() - start) * 1e-9; }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// showcase_dense.cpp: the showcase's dense tables (gemm and Cholesky, teamla against OpenBLAS
+// showcase_dense.cpp: the showcase's dense tables (gemm, Cholesky and LU, teamla against OpenBLAS
 // and Eigen), their spread across rounds, and the plausibility check that flags any arm far
 // below the machine's 1-thread rate unless the showcase can say why.
 #include <unistd.h>
@@ -71,7 +71,7 @@ Results measure(const std::vector<DenseArmSpec>& specs, int rounds) {
   Results results;
   for (int round = 0; round < rounds; ++round) {
     for (const DenseArmSpec& spec : specs) {
-      progress("\r  measuring gemm and cholesky: round %d/%d, %s", round + 1, rounds,
+      progress("\r  measuring gemm, cholesky and lu: round %d/%d, %s", round + 1, rounds,
                spec.key.c_str());
       for (const std::string& line : run_child(spec.command)) {
         std::istringstream in(line);
@@ -219,6 +219,7 @@ void print_header(const Table& table) {
 
 double gemm_flops(long n) { return 2.0 * double(n) * double(n) * double(n); }
 double potrf_flops(long n) { return double(n) * double(n) * double(n) / 3.0; }
+double getrf_flops(long n) { return 2.0 * double(n) * double(n) * double(n) / 3.0; }
 
 }  // namespace
 
@@ -228,6 +229,7 @@ int show_dense(const std::string& self, const std::string& directory, int rounds
   const Results results = measure(specs, rounds);
   const Table gemm{"gemm", kGemmSizes, std::size(kGemmSizes), gemm_flops};
   const Table chol{"potrf", kCholSizes, std::size(kCholSizes), potrf_flops};
+  const Table lu{"getrf", kLuSizes, std::size(kLuSizes), getrf_flops};
   std::printf(
       "\ngemm, double, GF/s (C = A*B, square, hot cache; %u threads unless the row says 1;\n"
       "median of %d rounds; ! = under %.0f%% of the 1-thread rate, explained below)\n",
@@ -241,6 +243,13 @@ int show_dense(const std::string& self, const std::string& directory, int rounds
   const std::vector<Flag> chol_flags = print_rows(results, specs, chol);
   print_ratio(results, specs, chol, rounds);
   unexplained += explain(chol_flags, results, chol);
+  std::printf(
+      "\nLU with partial pivoting (getrf), double, GF/s = 2n^3/3 / time (Eigen: PartialPivLU in "
+      "place)\n");
+  print_header(lu);
+  const std::vector<Flag> lu_flags = print_rows(results, specs, lu);
+  print_ratio(results, specs, lu, rounds);
+  unexplained += explain(lu_flags, results, lu);
   std::fflush(stdout);
   return unexplained;
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // showcase_eigen_arm.cpp: the showcase's Eigen arm, an executable of its own: gemm by Eigen's
-// product, Cholesky by LLT in place. It is built once per ISA (showcase_eigen_avx2,
-// showcase_eigen_avx512), each wholly with that ISA's flags, so that no Eigen template compiled
-// for AVX-512 can be linked into code that runs on an AVX2 CPU; the showcase runs the copy
-// the CPU has, with OpenMP so that Eigen's gemm uses every CPU like the other arms.
-// Not Google Benchmark: a child process of the showcase, which is custom.
+// product, Cholesky by LLT and LU by PartialPivLU in place. It is built once per ISA
+// (showcase_eigen_avx2, showcase_eigen_avx512), each wholly with that ISA's flags, so that no Eigen
+// template compiled for AVX-512 can be linked into code that runs on an AVX2 CPU; the showcase runs
+// the copy the CPU has, with OpenMP so that Eigen's gemm uses every CPU like the other arms. Not
+// Google Benchmark: a child process of the showcase, which is custom.
 //
-//   showcase_eigen_<isa> [--gemm-only]    prints "gemm N SECONDS" and "potrf N SECONDS"
+//   showcase_eigen_<isa> [--gemm-only]    prints "gemm N SECONDS", "potrf N SECONDS" and
+//                                         "getrf N SECONDS"
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <cstdio>
 #include <cstring>
 
@@ -27,6 +29,11 @@ class EigenArm final : public teamla::showcase::DenseArm {
     Eigen::Map<Eigen::MatrixXd> am(a, n, n);
     Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(am);  // factors in place
     return llt.info() == Eigen::Success ? 0 : 1;
+  }
+  long getrf(long n, double* a, int* /*ipiv*/) override {
+    Eigen::Map<Eigen::MatrixXd> am(a, n, n);
+    const Eigen::PartialPivLU<Eigen::Ref<Eigen::MatrixXd>> lu(am);  // factors in place
+    return 0;
   }
 };
 

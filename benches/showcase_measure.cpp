@@ -60,6 +60,22 @@ int run_dense_arm(DenseArm& arm, bool gemm_only) {
     });
     std::printf("potrf %ld %.9g\n", n, seconds);
   }
+  for (long n : kLuSizes) {
+    const std::vector<double> original = bench::random_matrix(n, n, 3);
+    std::vector<double> work = original;
+    std::vector<int> ipiv(static_cast<std::size_t>(n));
+    if (arm.getrf(n, work.data(), ipiv.data()) != 0) {
+      std::fprintf(stderr, "showcase: getrf %ld failed\n", n);
+      return 1;
+    }
+    const double seconds = median_call_seconds([&] {
+      std::memcpy(work.data(), original.data(), original.size() * sizeof(double));
+      const std::uint64_t start = team::monotonic_ns();
+      arm.getrf(n, work.data(), ipiv.data());
+      return seconds_since(start);
+    });
+    std::printf("getrf %ld %.9g\n", n, seconds);
+  }
   return 0;
 }
 

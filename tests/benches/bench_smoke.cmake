@@ -88,15 +88,20 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
 endif()
 # The dense benches, one per arm, run one tiny benchmark of each routine they register (form
 # only, never speed): the JSON names the benchmarks and carries the flop-rate counter. The
-# benches are defined after the tests, so each arm's condition is its dense.cmake one.
+# benches are defined after the tests, so each arm's condition is its dense.cmake one. The arms
+# with an LU (teamla's, OpenBLAS's) must also name dgetrf.
 function(teamla_dense_smoke arm)
+  set(pattern "\"name\": \"dgemm/threads:1/m:32/n:32/k:32/real_time\".*\"flops\": [0-9]")
+  if(arm STREQUAL "teamla" OR arm STREQUAL "openblas")
+    string(APPEND pattern ".*\"name\": \"dgetrf/threads:1/n:64/manual_time\"")
+  endif()
   add_test(NAME bench_smoke_dense_${arm}
     COMMAND dense_bench_${arm} --benchmark_min_time=0.001 --benchmark_format=json
             "--benchmark_filter=^[ds](gemm/threads:1/m:32/|trsm/threads:1/n:64/nrhs:64|\
-syrk/threads:1/n:64/k:64|potrf/threads:1/n:64/|potrs/threads:1/n:64/nrhs:1/)")
+syrk/threads:1/n:64/k:64|potrf/threads:1/n:64/|potrs/threads:1/n:64/nrhs:1/|\
+getrf/threads:1/n:64/|gesv/threads:1/n:500/)")
   set_tests_properties(bench_smoke_dense_${arm} PROPERTIES LABELS bench-smoke TIMEOUT 120
-    PASS_REGULAR_EXPRESSION
-    "\"name\": \"dgemm/threads:1/m:32/n:32/k:32/real_time\".*\"flops\": [0-9]")
+    PASS_REGULAR_EXPRESSION "${pattern}")
 endfunction()
 if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
   teamla_dense_smoke(teamla)

@@ -7,120 +7,119 @@
 #include "argument_checks.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace teamla::blas {
 
 namespace {
 
 bool is_uplo_letter(char uplo) { return same_letter(uplo, 'U') || same_letter(uplo, 'L'); }
+bool is_side_letter(char side) { return same_letter(side, 'L') || same_letter(side, 'R'); }
+bool is_diag_letter(char diag) { return same_letter(diag, 'U') || same_letter(diag, 'N'); }
 
-// check_side_uplo(): SIDE (1) and UPLO (2), which trsm, trmm and symm test first.
-int check_side_uplo(char side, char uplo) {
-  if (!same_letter(side, 'L') && !same_letter(side, 'R')) return 1;
-  if (!is_uplo_letter(uplo)) return 2;
+// Test: one of a routine's tests, in the reference order: whether the argument is illegal,
+// and its 1-based position.
+struct Test {
+  bool illegal;
+  int position;
+};
+
+// first_illegal(): the position of the first illegal argument, or 0. Every test only compares
+// arguments, so evaluating them all costs a few compares.
+int first_illegal(std::initializer_list<Test> tests) {
+  for (const Test& test : tests) {
+    if (test.illegal) return test.position;
+  }
   return 0;
 }
 
-// check_rank_update(): the arguments syrk and syr2k share, at the same positions: UPLO (1), TRANS
-// (2), N (3), K (4) and LDA (7), whose rows are N, or K transposed.
-int check_rank_update(char uplo, char trans, int n, int k, int lda) {
-  if (!is_uplo_letter(uplo)) return 1;
-  if (!is_trans_letter(trans)) return 2;
-  if (n < 0) return 3;
-  if (k < 0) return 4;
-  if (lda < std::max(1, same_letter(trans, 'N') ? n : k)) return 7;
-  return 0;
-}
+// rows_of(): the rows of a matrix that is n x k, or k x n when trans says transposed.
+int rows_of(char trans, int n, int k) { return std::max(1, same_letter(trans, 'N') ? n : k); }
 
 }  // namespace
 
-int check_trsm(const TrsmArgs& args) {
-  if (const int info = check_side_uplo(args.side, args.uplo)) return info;
-  if (!is_trans_letter(args.transa)) return 3;
-  if (!same_letter(args.diag, 'U') && !same_letter(args.diag, 'N')) return 4;
-  if (args.m < 0) return 5;
-  if (args.n < 0) return 6;
-  if (args.lda < std::max(1, same_letter(args.side, 'L') ? args.m : args.n)) return 9;
-  if (args.ldb < std::max(1, args.m)) return 11;
-  return 0;
+int check_trsm(const TrsmArgs& a) {
+  const int order = std::max(1, same_letter(a.side, 'L') ? a.m : a.n);
+  return first_illegal({{!is_side_letter(a.side), 1},
+                        {!is_uplo_letter(a.uplo), 2},
+                        {!is_trans_letter(a.transa), 3},
+                        {!is_diag_letter(a.diag), 4},
+                        {a.m < 0, 5},
+                        {a.n < 0, 6},
+                        {a.lda < order, 9},
+                        {a.ldb < std::max(1, a.m), 11}});
 }
 
-int check_syrk(const SyrkArgs& args) {
-  if (const int info = check_rank_update(args.uplo, args.trans, args.n, args.k, args.lda)) {
-    return info;
-  }
-  if (args.ldc < std::max(1, args.n)) return 10;
-  return 0;
+int check_trmm(const TrmmArgs& a) { return check_trsm(a); }
+
+int check_symm(const SymmArgs& a) {
+  const int order = std::max(1, same_letter(a.side, 'L') ? a.m : a.n);
+  return first_illegal({{!is_side_letter(a.side), 1},
+                        {!is_uplo_letter(a.uplo), 2},
+                        {a.m < 0, 3},
+                        {a.n < 0, 4},
+                        {a.lda < order, 7},
+                        {a.ldb < std::max(1, a.m), 9},
+                        {a.ldc < std::max(1, a.m), 12}});
 }
 
-int check_symm(const SymmArgs& args) {
-  if (const int info = check_side_uplo(args.side, args.uplo)) return info;
-  if (args.m < 0) return 3;
-  if (args.n < 0) return 4;
-  if (args.lda < std::max(1, same_letter(args.side, 'L') ? args.m : args.n)) return 7;
-  if (args.ldb < std::max(1, args.m)) return 9;
-  if (args.ldc < std::max(1, args.m)) return 12;
-  return 0;
+// syrk and syr2k share UPLO (1), TRANS (2), N (3), K (4) and LDA (7).
+int check_syrk(const SyrkArgs& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {!is_trans_letter(a.trans), 2},
+                        {a.n < 0, 3},
+                        {a.k < 0, 4},
+                        {a.lda < rows_of(a.trans, a.n, a.k), 7},
+                        {a.ldc < std::max(1, a.n), 10}});
 }
 
-int check_trmm(const TrmmArgs& args) { return check_trsm(args); }
-
-int check_syr2k(const Syr2kArgs& args) {
-  if (const int info = check_rank_update(args.uplo, args.trans, args.n, args.k, args.lda)) {
-    return info;
-  }
-  if (args.ldb < std::max(1, same_letter(args.trans, 'N') ? args.n : args.k)) return 9;
-  if (args.ldc < std::max(1, args.n)) return 12;
-  return 0;
+int check_syr2k(const Syr2kArgs& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {!is_trans_letter(a.trans), 2},
+                        {a.n < 0, 3},
+                        {a.k < 0, 4},
+                        {a.lda < rows_of(a.trans, a.n, a.k), 7},
+                        {a.ldb < rows_of(a.trans, a.n, a.k), 9},
+                        {a.ldc < std::max(1, a.n), 12}});
 }
 
-int check_posv(const PosvArgs& args) { return check_potrs(args); }
-
-int check_potrf(const PotrfArgs& args) {
-  if (!is_uplo_letter(args.uplo)) return 1;
-  if (args.n < 0) return 2;
-  if (args.lda < std::max(1, args.n)) return 4;
-  return 0;
+int check_potrf(const PotrfArgs& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1}, {a.n < 0, 2}, {a.lda < std::max(1, a.n), 4}});
 }
 
-int check_potrs(const PotrsArgs& args) {
-  if (!is_uplo_letter(args.uplo)) return 1;
-  if (args.n < 0) return 2;
-  if (args.nrhs < 0) return 3;
-  if (args.lda < std::max(1, args.n)) return 5;
-  if (args.ldb < std::max(1, args.n)) return 7;
-  return 0;
+int check_potrs(const PotrsArgs& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {a.n < 0, 2},
+                        {a.nrhs < 0, 3},
+                        {a.lda < std::max(1, a.n), 5},
+                        {a.ldb < std::max(1, a.n), 7}});
 }
 
-int check_getrf(const GetrfArgs& args) {
-  if (args.m < 0) return 1;
-  if (args.n < 0) return 2;
-  if (args.lda < std::max(1, args.m)) return 4;
-  return 0;
+int check_posv(const PosvArgs& a) { return check_potrs(a); }
+
+int check_getrf(const GetrfArgs& a) {
+  return first_illegal({{a.m < 0, 1}, {a.n < 0, 2}, {a.lda < std::max(1, a.m), 4}});
 }
 
-int check_getrs(const GetrsArgs& args) {
-  if (!is_trans_letter(args.trans)) return 1;
-  if (args.n < 0) return 2;
-  if (args.nrhs < 0) return 3;
-  if (args.lda < std::max(1, args.n)) return 5;
-  if (args.ldb < std::max(1, args.n)) return 8;
-  return 0;
+int check_getrs(const GetrsArgs& a) {
+  return first_illegal({{!is_trans_letter(a.trans), 1},
+                        {a.n < 0, 2},
+                        {a.nrhs < 0, 3},
+                        {a.lda < std::max(1, a.n), 5},
+                        {a.ldb < std::max(1, a.n), 8}});
 }
 
-int check_gesv(const GesvArgs& args) {
-  if (args.n < 0) return 1;
-  if (args.nrhs < 0) return 2;
-  if (args.lda < std::max(1, args.n)) return 4;
-  if (args.ldb < std::max(1, args.n)) return 7;
-  return 0;
+int check_gesv(const GesvArgs& a) {
+  return first_illegal({{a.n < 0, 1},
+                        {a.nrhs < 0, 2},
+                        {a.lda < std::max(1, a.n), 4},
+                        {a.ldb < std::max(1, a.n), 7}});
 }
 
-int check_getri(const GetriArgs& args) {
-  if (args.n < 0) return 1;
-  if (args.lda < std::max(1, args.n)) return 3;
-  if (args.lwork < std::max(1, args.n) && args.lwork != -1) return 6;
-  return 0;
+int check_getri(const GetriArgs& a) {
+  return first_illegal({{a.n < 0, 1},
+                        {a.lda < std::max(1, a.n), 3},
+                        {a.lwork < std::max(1, a.n) && a.lwork != -1, 6}});
 }
 
 int check_laswp(const LaswpArgs& args, const int* ipiv) {

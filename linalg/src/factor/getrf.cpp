@@ -21,8 +21,7 @@
 #include "teamla/team/team.hpp"
 #include "workspace_units.hpp"
 
-namespace teamla::linalg {
-namespace level3_detail {
+namespace teamla::linalg::level3_detail {
 namespace {
 
 // kPanelRateFraction: the serial panel runs at about this fraction of gemm's rate (its leaves
@@ -130,7 +129,9 @@ index_t getrf_blocked(MatrixView<T> a, int* ipiv, Exec& exec) {
 void set_getrf_block_override(index_t nb) { block_override = nb; }
 void set_getrf_lookahead_override(int enabled) { lookahead_override = enabled; }
 
-}  // namespace level3_detail
+}  // namespace teamla::linalg::level3_detail
+
+namespace teamla::linalg {
 
 template <class T>
 index_t getrf(MatrixView<T> a, int* ipiv, Exec& exec) {

@@ -28,23 +28,23 @@
 namespace teamla::linalg::level3_detail {
 namespace {
 
-// strip_cols(): the width of the strips after the lookahead strip: about kStripsPerParticipant
+// strip_cols(): the width of the strips after the lookahead strip: about kPerParticipant
 // strips per participant, so that claiming can even out a late start, on multiples of 16
-// columns, between kMinStrip (each strip solves, packs and reads through L21 on its own: narrow
-// strips would pay that for little work) and kMaxStrip (beyond it the last strips come too late
-// to balance).
-constexpr index_t kStripsPerParticipant = 4;
-constexpr index_t kMinStrip = 64;
-constexpr index_t kMaxStrip = 256;
-
-// kUpdateChunk: the columns an update takes through its interchanges, solve and product at a
-// time.
-constexpr index_t kUpdateChunk = 512;
-
+// columns, between kMin (each strip solves and packs its U12 and reads through L21 on its own:
+// narrow strips would pay that for little work) and kMax (beyond it the last strips come too
+// late to balance).
 index_t strip_cols(index_t cols, std::size_t width) {
-  const index_t share = cols / (kStripsPerParticipant * static_cast<index_t>(width));
-  return std::clamp<index_t>((share + 15) / 16 * 16, kMinStrip, kMaxStrip);
+  constexpr index_t kPerParticipant = 4;
+  constexpr index_t kMin = 64;
+  constexpr index_t kMax = 256;
+  const index_t share = cols / (kPerParticipant * static_cast<index_t>(width));
+  return std::clamp<index_t>((share + 15) / 16 * 16, kMin, kMax);
 }
+
+// kUpdateChunk: the columns an inline update takes through its interchanges, solve and
+// product at a time, so that the columns the interchanges bring into cache are still there.
+// 512: faster than 64 and 128 at 1 thread, n = 1024 and 2048 (docs/perf/lu.md).
+constexpr index_t kUpdateChunk = 512;
 
 // kGroupRows: the rows of L21 one packing unit takes, a multiple of every kernel's MR.
 constexpr index_t kGroupRows = 48;
@@ -125,8 +125,6 @@ void update_columns(MatrixView<const T> panel, MatrixView<T> cols, const int* ip
   const MatrixView<const T> l11 = panel.block(0, 0, kb, kb);
   const MatrixView<const T> l21 = panel.block(kb, 0, below, kb);
   Exec serial;
-  // In chunks, so that the columns the interchanges bring into cache are still there for the
-  // solve and the product.
   for (index_t c0 = 0; c0 < cols.cols; c0 += kUpdateChunk) {
     MatrixView<T> chunk = cols.block(0, c0, cols.rows, std::min(kUpdateChunk, cols.cols - c0));
     apply_swaps(chunk, 0, kb, ipiv + k, k);

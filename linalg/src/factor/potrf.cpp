@@ -31,8 +31,7 @@
 #include "teamla/linalg/checks.hpp"
 #include "teamla/team/shortfall.hpp"
 
-namespace teamla::linalg {
-namespace level3_detail {
+namespace teamla::linalg::level3_detail {
 namespace {
 
 // kLapackBlock: reference LAPACK's ILAENV block size for xPOTRF, which fixes the state a
@@ -318,7 +317,9 @@ template index_t potrf_lower_serial<float>(MatrixView<float>);
 void set_potrf_block_override(index_t nb) { block_override = nb; }
 void set_potrf_lookahead_override(int enabled) { lookahead_override = enabled; }
 
-}  // namespace level3_detail
+}  // namespace teamla::linalg::level3_detail
+
+namespace teamla::linalg {
 
 template <class T>
 index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec) {
