@@ -41,6 +41,9 @@ void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* inf
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
              double* b, const int* ldb, int* info);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b,
+            const int* ldb, int* info);
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda,
              const int* ipiv, double* b, const int* ldb, int* info);
 void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,

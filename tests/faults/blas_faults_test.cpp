@@ -120,6 +120,39 @@ struct TrsmSyrkCall {
   std::vector<float> fa, fb, fc;
 };
 
+// LuCall: dgesv_ on a general system with a known solution.
+struct LuCall {
+  explicit LuCall(int size)
+      : n(size),
+        a0(random_matrix(n, n, 11)),
+        x(random_matrix(n, 1, 12)),
+        rhs(n, 0.0),
+        a(a0),
+        solution(rhs),
+        ipiv(static_cast<std::size_t>(n)) {
+    for (int i = 0; i < n; ++i) a0[i + i * n] += 4.0;  // well conditioned
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) rhs[i] += a0[i + j * n] * x[j];
+    }
+  }
+  // run() allocates nothing of its own: the buffers were made before any fault is armed.
+  void run() {
+    std::copy(a0.begin(), a0.end(), a.begin());
+    std::copy(rhs.begin(), rhs.end(), solution.begin());
+    const int one = 1;
+    dgesv_(&n, &one, a.data(), &n, ipiv.data(), solution.data(), &n, &info);
+  }
+  [[nodiscard]] bool right() const {
+    double worst = 0;
+    for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(solution[i] - x[i]));
+    return info == 0 && worst < 1e-9;
+  }
+  int n;
+  int info = -1;
+  std::vector<double> a0, x, rhs, a, solution;
+  std::vector<int> ipiv;
+};
+
 class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>> {
  protected:
   void SetUp() override {
@@ -128,26 +161,29 @@ class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>>
   }
 };
 
-// EveryRoutine: dgemm_ at 64 and 600, dpotrf_ + dpotrs_, dtrsm_, dsyrk_ and sgemm_ at
-// `size`, made under the fault that `arm` sets and checked after it is lifted.
+// EveryRoutine: dgemm_ at 64 and 600, dpotrf_ + dpotrs_, dgesv_, dtrsm_, dsyrk_ and sgemm_
+// at `size`, made under the fault that `arm` sets and checked after it is lifted.
 struct EveryRoutine {
-  explicit EveryRoutine(int size) : cholesky(size), others(size) {}
+  explicit EveryRoutine(int size) : cholesky(size), lu(size), others(size) {}
   template <class Arm>
   void run_under(Arm&& arm) {
     Armed refused(arm);
     small.run();
     large.run();
     cholesky.run();
+    lu.run();
     others.run();
   }
   void expect_right() const {
     EXPECT_TRUE(small.right());
     EXPECT_TRUE(large.right());
     EXPECT_TRUE(cholesky.right());
+    EXPECT_TRUE(lu.right());
     EXPECT_TRUE(others.right());
   }
   GemmCall small{64}, large{600};
   CholeskyCall cholesky;
+  LuCall lu;
   TrsmSyrkCall others;
 };
 
@@ -175,14 +211,17 @@ TEST_P(BlasFaults, EachAllocationRefusedInTurn) {
   for (; k <= 2000; ++k) {
     GemmCall gemm(200);
     CholeskyCall cholesky(150);
+    LuCall lu(300);
     {
       Armed refused([k] { refuse_nth_allocation(k); });
       gemm.run();
       cholesky.run();
+      lu.run();
       made = allocations_seen();
     }
     ASSERT_TRUE(gemm.right()) << "allocation " << k << " refused";
     ASSERT_TRUE(cholesky.right()) << "allocation " << k << " refused";
+    ASSERT_TRUE(lu.right()) << "allocation " << k << " refused";
     if (made < k) break;
   }
   EXPECT_LT(made, k) << "the sweep did not reach the end of the calls";
