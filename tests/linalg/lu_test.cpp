@@ -316,7 +316,9 @@ TEST_F(GetrfReference, NanPropagates) {
   index_t nans = 0;
   for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < n; ++i) {
-      if (j < c) ASSERT_FALSE(nan_at(i, j)) << "NaN left of its column at " << i << ", " << j;
+      if (j < c) {
+        ASSERT_FALSE(nan_at(i, j)) << "NaN left of its column at " << i << ", " << j;
+      }
       nans += nan_at(i, j) ? 1 : 0;
     }
   }

@@ -10,7 +10,6 @@
 // magnitude (idamax: NaN is never larger, so a column whose first entry is NaN pivots there),
 // a zero pivot is recorded and skipped, and the column below a pivot is scaled by its reciprocal,
 // or divided by it when the reciprocal would overflow.
-#include <algorithm>
 
 #include "factor/lu_internal.hpp"
 #include "level3/level3_internal.hpp"

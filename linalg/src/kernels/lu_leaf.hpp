@@ -12,6 +12,7 @@
 // scan of the first block that reaches it.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
