@@ -16,6 +16,7 @@
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/checks.hpp"
+#include "teamla/team/shortfall.hpp"
 
 namespace teamla::linalg {
 namespace {
@@ -88,11 +89,15 @@ Scratch<T> scratch_for(index_t n, std::span<T> work) {
   Scratch<T> s;
   const auto fits = [&](index_t nb) { return static_cast<index_t>(work.size()) >= n * nb; };
   if (fits(kGetriBlock)) return {nullptr, work.data(), kGetriBlock};
-  s.owned.reset(new (std::nothrow) T[static_cast<std::size_t>(n * kGetriBlock)]);
+  const auto elems = static_cast<std::size_t>(n * kGetriBlock);
+  s.owned.reset(new (std::nothrow) T[elems]);
   if (s.owned) {
     s.data = s.owned.get();
     s.nb = kGetriBlock;
-  } else if (fits(1)) {
+    return s;
+  }
+  team::note_shortfall(team::Shortfall::memory, elems * sizeof(T));
+  if (fits(1)) {
     s.data = work.data();
     s.nb = static_cast<index_t>(work.size()) / n;
   } else {

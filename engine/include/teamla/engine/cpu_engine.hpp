@@ -146,10 +146,13 @@ class CpuEngine {
   // Held mode starts the pool's threads here; threads the system refuses make the team
   // narrower (or the engine serial), counted in counters().threads_unavailable.
   //
-  // Calls throw only for bad arguments (InvalidArgument, linalg/errors.hpp) and solve_spd's
-  // NotPositiveDefinite; never for lack of threads or memory: they run narrower, serially or
-  // with small blocks on the caller's stack instead (team/shortfall.hpp), and the counters
-  // say so.
+  // Calls throw only for bad arguments (InvalidArgument, linalg/errors.hpp), solve_spd's
+  // NotPositiveDefinite and solve's SingularMatrix; never for lack of threads or memory: they
+  // run narrower, serially or with small blocks on the caller's stack instead
+  // (team/shortfall.hpp), and the counters say so. The two exceptions are buffers the caller
+  // can pass instead: solve's pivots and getri's scratch, whose allocation can throw
+  // std::bad_alloc (getrf/getrs with the caller's ipiv, and getri with a `work` of n elements or
+  // more, never throw for memory).
   explicit CpuEngine(const EngineConfig& config);
   CpuEngine(const CpuEngine&) = delete;
   CpuEngine& operator=(const CpuEngine&) = delete;
