@@ -38,10 +38,16 @@ constexpr index_t kSwapChunk = 64;
 index_t block_override = 0;
 int lookahead_override = -1;
 
+// getrf_block_size(): the step width. Serially 256: the trailing gemm's k, and the panel's
+// share of the flops stays small. On a team, narrow steps below n = 1024, so that a step has
+// strips for every participant beside the lookahead strip; from there 128, and 256 from 2048.
+// 32 below 1024: 2-thread n = 128-512 ran 1.1-1.45x faster than with 128; 128 and 256 were level
+// from 1024 on (docs/perf/lu.md).
 index_t getrf_block_size(bool on_team, index_t mn) {
   if (block_override > 0) return block_override;
-  if (mn <= 128) return mn;
-  return on_team && mn < 2048 ? 128 : 256;
+  if (!on_team) return 256;
+  if (mn < 1024) return 32;
+  return mn < 2048 ? 128 : 256;
 }
 
 bool lookahead_enabled() { return lookahead_override != 0; }
@@ -103,14 +109,16 @@ index_t getrf_blocked(MatrixView<T> a, int* ipiv, Exec& exec) {
     const index_t right = n - k - kb;
     if (right == 0) break;
     const double step_ns = steps.serial_ns(step_flops(m - k - kb, kb, right));
-    const std::size_t width = steps.choose(step_ns);
+    const index_t next_kb = lookahead_enabled() ? std::min(nb, mn - k - kb) : 0;
+    // With lookahead the next panel's strip is one participant's: a step with no columns
+    // beyond it has nothing for the others to do.
+    const std::size_t width = right > next_kb ? steps.choose(step_ns) : 1;
     if (width <= 1) {
       ++exec.stats.inline_regions;
       update_columns(MatrixView<const T>(a.block(k, k, m - k, kb)),
                      a.block(k, k + kb, m - k, right), ipiv, k);
       continue;
     }
-    const index_t next_kb = lookahead_enabled() ? std::min(nb, mn - k - kb) : 0;
     const StepWidth::WideStep timing;
     ready_info = getrf_parallel_step(a, k, kb, next_kb, ipiv, width, exec);
     // With lookahead the section also factors the next panel: inline, that work would have
