@@ -8,11 +8,13 @@
 // The potrf and getrf options force the factorizations' block size and lookahead (the tuning
 // studies of docs/perf/potrf.md and docs/perf/lu.md). Counters beside the flop rate: the widest
 // section of the last call (width_used), its sections and inline regions, and the team's sleeps and
-// stacked waits per call.
+// stacked waits per call. dgetrf_panel/m:M/n:N times getrf's serial panel factorization alone
+// (the leaf and pivot-search studies of docs/perf/lu.md).
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "dense_bench.hpp"
 #include "factor/lu_internal.hpp"
@@ -127,11 +129,37 @@ void take_factor_options(int& argc, char** argv) {
   argc = kept;
 }
 
+// bench_panel(): getrf's panel (m x n, serial) on a random matrix restored before each call.
+void bench_panel(benchmark::State& state) {
+  const long m = state.range(0), n = state.range(1);
+  const std::vector<double> original = bench::random_matrix<double>(m, n, 5);
+  std::vector<double> a;
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  bench::time_restored(state, original, a, [&] {
+    linalg::level3_detail::factor_panel(col_major(a.data(), m, n), ipiv.data(), 0);
+  });
+  const double md = static_cast<double>(m), nd = static_cast<double>(n);
+  state.counters["flops"] = benchmark::Counter(md * nd * nd - nd * nd * nd / 3.0,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void register_panel() {
+  benchmark::RegisterBenchmark("dgetrf_panel", bench_panel)
+      ->ArgNames({"m", "n"})
+      ->Args({512, 64})
+      ->Args({2048, 128})
+      ->Args({2048, 256})
+      ->Args({4096, 256})
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   take_factor_options(argc, argv);
+  register_panel();
   TeamlaArm arm;
   return bench::run_dense_bench(arm, argc, argv);
 }

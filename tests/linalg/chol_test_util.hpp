@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <future>
 #include <limits>
 #include <memory>
 #include <random>
@@ -108,6 +109,28 @@ struct TeamHolder {
     team = std::make_unique<team::Team>(pool->acquire(width));
   }
   ~TeamHolder() { team.reset(); }
+};
+
+// HeldMemberTeam: a team of 2 whose member is held in its on-start hook until the fixture is
+// destroyed, so that every section runs without it (claimed sections must not wait for it).
+struct HeldMemberTeam {
+  std::promise<void> release;
+  std::unique_ptr<team::Pool> pool;
+  std::unique_ptr<team::Team> team;
+  HeldMemberTeam() {
+    std::shared_future<void> released = release.get_future().share();
+    pool = team::Pool::builder()
+               .threads(2)
+               .on_start([released](std::size_t) { released.wait(); })
+               .build();
+    team = std::make_unique<team::Team>(pool->acquire(2));
+  }
+  ~HeldMemberTeam() {
+    release.set_value();
+    team.reset();
+  }
+  HeldMemberTeam(const HeldMemberTeam&) = delete;
+  HeldMemberTeam& operator=(const HeldMemberTeam&) = delete;
 };
 
 inline const char* layout_name(Layout l) { return l == Layout::col_major ? "col" : "row"; }

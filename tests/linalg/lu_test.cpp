@@ -194,19 +194,12 @@ TEST(Getrf, ResidualOnTeams) {
 // A team whose member is held before it serves anything: every claimed section goes on without
 // it, and the factorization is right.
 TEST(Getrf, OnATeamWhoseMemberNeverStarted) {
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  auto pool = team::Pool::builder()
-                  .threads(2)
-                  .on_start([released](std::size_t) { released.wait(); })
-                  .build();
-  team::Team team = pool->acquire(2);
+  HeldMemberTeam held;
   Exec exec;
-  exec.team = &team;
+  exec.team = held.team.get();
   check_factor<double>(1200, 1200, Layout::col_major, 1, exec, 7);
   check_factor<float>(600, 600, Layout::row_major, 0, exec, 11);
-  EXPECT_GE(pool->counters().members_left_out, 1U) << "the held member was left out";
-  release.set_value();
+  EXPECT_GE(held.pool->counters().members_left_out, 1U) << "the held member was left out";
 }
 
 // ---- against reference LAPACK -----------------------------------------------------------

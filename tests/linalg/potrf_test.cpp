@@ -161,19 +161,12 @@ TEST(Potrf, ResidualOnTeams) {
 // hung. Whether a step runs wide is the model's choice (the member's absence makes sections
 // look dear), so the test asserts the sections that left the member out.
 TEST(Potrf, OnATeamWhoseMemberNeverStarted) {
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  auto pool = team::Pool::builder()
-                  .threads(2)
-                  .on_start([released](std::size_t) { released.wait(); })
-                  .build();
-  team::Team team = pool->acquire(2);
+  HeldMemberTeam held;
   Exec exec;
-  exec.team = &team;
+  exec.team = held.team.get();
   check_factor<float>(700, Uplo::upper, Layout::row_major, 0, exec, 11);
   check_factor<double>(1500, Uplo::lower, Layout::col_major, 1, exec, 7);
-  EXPECT_GE(pool->counters().members_left_out, 1U) << "the held member was left out";
-  release.set_value();
+  EXPECT_GE(held.pool->counters().members_left_out, 1U) << "the held member was left out";
 }
 
 // ---- failures -------------------------------------------------------------------------

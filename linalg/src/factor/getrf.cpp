@@ -39,15 +39,12 @@ index_t block_override = 0;
 int lookahead_override = -1;
 
 // getrf_block_size(): the step width. Serially 256: the trailing gemm's k, and the panel's
-// share of the flops stays small. On a team, narrow steps below n = 1024, so that a step has
-// strips for every participant beside the lookahead strip; from there 128, and 256 from 2048.
-// 32 below 1024: 2-thread n = 128-512 ran 1.1-1.45x faster than with 128; 128 and 256 were level
-// from 1024 on (docs/perf/lu.md).
+// share of the flops stays small. On a team 128 below n = 2048, then 256.
+// 128: 2-thread n = 256-1024 ran 9-20 % faster than with 32; 128, 192 and 256 were level from
+// 1024 on (docs/perf/lu.md).
 index_t getrf_block_size(bool on_team, index_t mn) {
   if (block_override > 0) return block_override;
-  if (!on_team) return 256;
-  if (mn < 1024) return 32;
-  return mn < 2048 ? 128 : 256;
+  return on_team && mn < 2048 ? 128 : 256;
 }
 
 bool lookahead_enabled() { return lookahead_override != 0; }
