@@ -33,9 +33,19 @@ class OpenblasArm {
   }
   void set_threads(int threads) { openblas_set_num_threads(threads); }
 
+  static constexpr bool kComplexGemm = true;
   template <class T>
   void gemm(long m, long n, long k, const T* a, const T* b, T* c) {
-    if constexpr (sizeof(T) == 8) {
+    if constexpr (teamla::bench::kComplex<T>) {
+      const T one(1), zero(0);
+      if constexpr (sizeof(T) == 16) {
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, a, m, b, k, &zero, c,
+                    m);
+      } else {
+        cblas_cgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, a, m, b, k, &zero, c,
+                    m);
+      }
+    } else if constexpr (sizeof(T) == 8) {
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, m, b, k, 0.0, c, m);
     } else {
       cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0F, a, m, b, k, 0.0F, c, m);

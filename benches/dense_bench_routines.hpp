@@ -81,8 +81,10 @@ void bench_gemm(benchmark::State& state, Arm& arm) {
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
+  const double flops_per_multiply_add = kComplex<T> ? 8.0 : 2.0;
   finish(state, arm,
-         2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
+         flops_per_multiply_add * static_cast<double>(m) * static_cast<double>(n) *
+             static_cast<double>(k));
 }
 
 template <class T, class Arm>

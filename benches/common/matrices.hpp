@@ -6,6 +6,7 @@
 // need to be finite and, for Cholesky, positive definite.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -13,13 +14,27 @@
 
 namespace teamla::bench {
 
-// random_matrix(): rows x cols values uniform in [-1, 1), from mt19937_64(seed).
+template <class T>
+inline constexpr bool kComplex = false;
+template <class R>
+inline constexpr bool kComplex<std::complex<R>> = true;
+
+// random_matrix(): rows x cols values uniform in [-1, 1) (complex: both parts), from
+// mt19937_64(seed).
 template <class T = double>
 std::vector<T> random_matrix(long rows, long cols, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<T> values(static_cast<std::size_t>(rows * cols));
-  for (T& v : values) v = static_cast<T>(uniform(engine));
+  for (T& v : values) {
+    if constexpr (kComplex<T>) {
+      const double re = uniform(engine);
+      v = T(static_cast<typename T::value_type>(re),
+            static_cast<typename T::value_type>(uniform(engine)));
+    } else {
+      v = static_cast<T>(uniform(engine));
+    }
+  }
   return values;
 }
 

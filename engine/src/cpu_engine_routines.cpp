@@ -6,6 +6,8 @@
 // (blas3.hpp, batch.hpp). Two paths check first with linalg's own checks (checks.hpp): a tiny
 // gemm, which runs gemm_tiny() (unchecked) before any dispatch, and solve_spd, which checks
 // both of its steps before the factorization writes A.
+#include <complex>
+
 #include "cpu_engine_impl.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -41,10 +43,12 @@ void CpuEngine::run_gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a
                          const MatrixView<const T>& b, T beta, const MatrixView<T>& c) {
   // A tiny product runs here, before dispatch: recording it would cost more than computing it
   // (docs/engine.md, "Cost of a call").
-  if (linalg::gemm_is_tiny(c.rows, c.cols, op_a == Op::none ? a.cols : a.rows)) {
-    linalg::check_gemm(op_a, op_b, a, b, c);
-    linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
-    return;
+  if constexpr (!linalg::is_complex_v<T>) {
+    if (linalg::gemm_is_tiny(c.rows, c.cols, op_a == Op::none ? a.cols : a.rows)) {
+      linalg::check_gemm(op_a, op_b, a, b, c);
+      linalg::gemm_tiny(op_a, op_b, alpha, a, b, beta, c);
+      return;
+    }
   }
   impl_->dispatch(
       "gemm", [&](linalg::Exec& exec) { linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec); });
@@ -153,5 +157,15 @@ TEAMLA_ENGINE_INSTANTIATE(double)
 TEAMLA_ENGINE_INSTANTIATE(float)
 #undef TEAMLA_ENGINE_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
+
+// The complex types have gemm only (docs/complex.md).
+template void CpuEngine::run_gemm<std::complex<double>>(
+    Op, Op, std::complex<double>, const MatrixView<const std::complex<double>>&,
+    const MatrixView<const std::complex<double>>&, std::complex<double>,
+    const MatrixView<std::complex<double>>&);
+template void CpuEngine::run_gemm<std::complex<float>>(
+    Op, Op, std::complex<float>, const MatrixView<const std::complex<float>>&,
+    const MatrixView<const std::complex<float>>&, std::complex<float>,
+    const MatrixView<std::complex<float>>&);
 
 }  // namespace teamla::engine

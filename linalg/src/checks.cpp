@@ -82,9 +82,11 @@ void check_side(const char* routine, Side side) {
   }
 }
 
-void check_op(const char* routine, const char* name, Op op) {
-  if (op != Op::none && op != Op::transpose) {
-    throw_bad_value(routine, name, op, "Op::none or Op::transpose");
+void check_op(const char* routine, const char* name, Op op, bool conjugates) {
+  if (op == Op::none || op == Op::transpose) return;
+  if (!conjugates) throw_bad_value(routine, name, op, "Op::none or Op::transpose");
+  if (op != Op::conj_transpose) {
+    throw_bad_value(routine, name, op, "Op::none, Op::transpose or Op::conj_transpose");
   }
 }
 
@@ -131,8 +133,8 @@ void check_gemm(Op op_a, Op op_b, const MatrixView<const T>& a, const MatrixView
                 const MatrixView<T>& c) {
   using namespace level3_detail;
   const char* r = "gemm";
-  check_op(r, "op_a", op_a);
-  check_op(r, "op_b", op_b);
+  check_op(r, "op_a", op_a, is_complex_v<T>);
+  check_op(r, "op_b", op_b, is_complex_v<T>);
   check_views(r, "A", a, "B", b, "C", c);
   const index_t m = op_a == Op::none ? a.rows : a.cols;
   const index_t k = op_a == Op::none ? a.cols : a.rows;
@@ -229,6 +231,13 @@ template void check_gemm<double>(Op, Op, const MatrixView<const double>&,
                                  const MatrixView<const double>&, const MatrixView<double>&);
 template void check_gemm<float>(Op, Op, const MatrixView<const float>&,
                                 const MatrixView<const float>&, const MatrixView<float>&);
+template void check_gemm<std::complex<double>>(Op, Op,
+                                               const MatrixView<const std::complex<double>>&,
+                                               const MatrixView<const std::complex<double>>&,
+                                               const MatrixView<std::complex<double>>&);
+template void check_gemm<std::complex<float>>(Op, Op, const MatrixView<const std::complex<float>>&,
+                                              const MatrixView<const std::complex<float>>&,
+                                              const MatrixView<std::complex<float>>&);
 template void check_potrf<double>(Uplo, const MatrixView<double>&, const char*);
 template void check_potrf<float>(Uplo, const MatrixView<float>&, const char*);
 template void check_potrs<double>(Uplo, const MatrixView<const double>&, const MatrixView<double>&,

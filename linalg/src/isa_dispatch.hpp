@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <complex>
 #include <cstddef>
 #include <string_view>
 
@@ -92,6 +93,16 @@ using PackA = void (*)(index_t mc, index_t kc, const T* a, index_t rs, index_t c
 template <class T>
 using PackB = void (*)(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T* dst);
 
+// PackA1m / PackB1m: the 1m method's packing of a complex A and B (gemm/complex_pack.hpp):
+// alpha * op(A) into PackA's format of 2 * half_mr real rows, op(B) into PackB's of nr columns,
+// each at real depth 2 kc; op(X)'s element (i, j) at x[i*rs + j*cs], conjugated where `conj`.
+template <class T>
+using PackA1m = void (*)(index_t half_mr, index_t rows, index_t kc, const std::complex<T>* a,
+                         index_t rs, index_t cs, bool conj, std::complex<T> alpha, T* dst);
+template <class T>
+using PackB1m = void (*)(index_t nr, index_t kc, index_t cols, const std::complex<T>* b,
+                         index_t rs, index_t cs, bool conj, T* dst);
+
 // KernelFns: what one kernel file provides.
 template <class T>
 struct KernelFns {
@@ -119,6 +130,8 @@ struct KernelFns {
   MicroKernelTall<T> tall = nullptr;  // tall A in place, narrow op(B) copied (nullptr: none)
   PackA<T> pack_a = nullptr;
   PackB<T> pack_b = nullptr;
+  PackA1m<T> pack_a_1m = nullptr;
+  PackB1m<T> pack_b_1m = nullptr;
   CopyTransposed<T> copy_transposed = nullptr;
 };
 

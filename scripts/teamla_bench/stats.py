@@ -42,3 +42,27 @@ def unique_in_order(values):
         if value not in seen:
             seen.append(value)
     return seen
+
+
+def arm_ratios(samples, fields, arms=("teamla", "openblas")):
+    """Per configuration (the values of `fields`): each arm's median rate over rounds
+    ("gflops" of the samples) and its range, and the median of the per-round ratios of the first
+    arm over the second, with their range. Samples carry "arm", "round" and "gflops"."""
+    summary = []
+    for config, recs in sorted(group(samples, lambda r: tuple(r[f] for f in fields)).items()):
+        row = dict(zip(fields, config))
+        for arm in arms:
+            rates = [r["gflops"] for r in recs if r["arm"] == arm]
+            if rates:
+                row[arm + "_gflops"] = round(median(rates), 2)
+                row[arm + "_range"] = [round(x, 2) for x in spread(rates)]
+        ratios = []
+        for rnd in group(recs, lambda r: r["round"]).values():
+            rate = {r["arm"]: r["gflops"] for r in rnd}
+            if arms[0] in rate and arms[1] in rate:
+                ratios.append(rate[arms[0]] / rate[arms[1]])
+        if ratios:
+            row["ratio"] = round(median(ratios), 3)
+            row["ratio_range"] = [round(x, 3) for x in spread(ratios)]
+        summary.append(row)
+    return summary

@@ -245,6 +245,36 @@ foreach(p d s)
   endif()
 endforeach()
 
+# The complex level-3 programs (xblat3z/xblat3c, x[zc]cblat3) run whole: teamla serves
+# [zc]gemm, and the routines it does not export reach the system BLAS beneath the preload.
+foreach(p z c)
+  string(TOUPPER ${p} P)
+  if(EXISTS ${teamla_blas_ref_dir}/xblat3${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat3.in)
+    set(patterns)
+    foreach(routine "${P}GEMM " "${P}HEMM " "${P}SYMM " "${P}TRMM " "${P}TRSM " "${P}HERK "
+                    "${P}SYRK " "${P}HER2K" "${P}SYR2K")
+      list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine} PASSED THE COMPUTATIONAL TESTS")
+    endforeach()
+    teamla_blas_reference_test(xblat3${p} ${teamla_blas_ref_dir}/xblat3${p}
+                               ${teamla_blas_ref_dir}/${p}blat3.in ${p}blat3.out ""
+                               ${patterns} "teamla_blas: ${p}gemm_ served by teamla")
+  endif()
+  if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat3 AND EXISTS ${teamla_blas_ref_dir}/${p}in3)
+    set(patterns)
+    foreach(routine "cblas_${p}gemm " "cblas_${p}hemm " "cblas_${p}symm " "cblas_${p}trmm "
+                    "cblas_${p}trsm " "cblas_${p}herk " "cblas_${p}syrk " "cblas_${p}her2k"
+                    "cblas_${p}syr2k")
+      list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
+                           "${routine} PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
+                           "${routine} PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS")
+    endforeach()
+    teamla_blas_reference_test(x${p}cblat3 ${teamla_blas_ref_dir}/x${p}cblat3
+                               ${teamla_blas_ref_dir}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
+                               ${patterns} "teamla_blas: cblas_${p}gemm served by teamla")
+  endif()
+endforeach()
+
 # --- numpy (Debian's /usr/bin/python3 and python3-numpy), preloaded. ----------------------
 find_program(TEAMLA_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(TEAMLA_SYSTEM_PYTHON)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""numpy on teamla: numpy's BLAS and LAPACK calls (@, cholesky, solve, inv, slogdet, det) are
-served by libteamla_blas.so.
+"""numpy on teamla: numpy's BLAS and LAPACK calls (@ in real and complex types, cholesky, solve,
+inv, slogdet, det) are served by libteamla_blas.so.
 
 Usage: numpy_served_test.py /path/to/libteamla_blas.so
 
@@ -17,7 +17,8 @@ import sys
 
 import preloaded_run
 
-EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_", "dgesv_", "dgetrf_"]
+EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_", "dgesv_", "dgetrf_",
+            "cblas_zgemm", "cblas_cgemm"]
 
 
 def compute():
@@ -32,6 +33,18 @@ def compute():
     b32 = b.astype(np.float32)
     np.testing.assert_allclose(a32 @ b32, np.einsum("ik,kj->ij", a32, b32), rtol=1e-3,
                                atol=1e-3)
+
+    # complex128 and complex64 products, C- and Fortran-ordered, and a conjugate transpose.
+    z = a + 1j * rng.standard_normal(a.shape)
+    w = b - 1j * rng.standard_normal(b.shape)
+    np.testing.assert_allclose(z @ w, np.einsum("ik,kj->ij", z, w), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(np.asfortranarray(z) @ w, np.einsum("ik,kj->ij", z, w),
+                               rtol=1e-10, atol=1e-10)
+    zh = z.conj().T
+    np.testing.assert_allclose(zh @ z[:, :150], np.einsum("ik,kj->ij", zh, z[:, :150]),
+                               rtol=1e-10, atol=1e-10)
+    z64, w64 = z.astype(np.complex64), w.astype(np.complex64)
+    np.testing.assert_allclose(z64 @ w64, np.einsum("ik,kj->ij", z64, w64), rtol=1e-3, atol=1e-3)
 
     # a @ a.T on the same buffer is numpy's syrk case.
     gram = a @ a.T

@@ -4,7 +4,7 @@
 // Contract covered: CpuEngine works on Eigen matrices in place, without copies: Matrix, Map
 // (with an outer stride), Ref, Block and transpose(), column- and row-major and mixed, double
 // and float; the view aliases the Eigen storage; an inner stride other than 1 is an
-// InvalidArgument; results match Eigen's own products and LLT.
+// InvalidArgument; results match Eigen's own products and LLT. The complex products run too.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -194,6 +194,25 @@ TEST(EngineEigen, TrsmAndSyrkOnEigen) {
   const RowF expected_upper = expected.triangularView<Eigen::Upper>();
   EXPECT_LE((upper - expected_upper).cwiseAbs().maxCoeff(), 1e-4);
   EXPECT_EQ(c(n - 1, 0), 0.0f) << "the lower triangle is untouched";
+}
+
+TEST(EngineEigen, ComplexGemmWithConjugateTransposes) {
+  using ColZ = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic>;
+  using RowC = Eigen::Matrix<std::complex<float>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const std::complex<double> alpha(0.5, -2), beta(1, 1);
+  ColZ a = ColZ::Random(90, 130);
+  ColZ b = ColZ::Random(110, 90);
+  ColZ c = ColZ::Random(130, 110);
+  const ColZ expected = alpha * (a.adjoint() * b.transpose()).eval() + beta * c;
+  engine().gemm(Op::conj_transpose, Op::transpose, alpha, a, b, beta, c);
+  EXPECT_LE((c - expected).cwiseAbs().maxCoeff(), 1e-11);
+  EXPECT_EQ(engine().last_call().routine, "gemm");
+
+  RowC x = RowC::Random(70, 40);
+  RowC y = RowC::Random(40, 50);
+  RowC z = RowC::Zero(70, 50);
+  engine().gemm(Op::none, Op::none, std::complex<float>(1), x, y, std::complex<float>(0), z);
+  EXPECT_LE((z - x * y).cwiseAbs().maxCoeff(), 1e-4);
 }
 
 }  // namespace

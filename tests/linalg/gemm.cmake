@@ -23,3 +23,11 @@ teamla_add_gtest(width_cap_test
   LIBS teamla::linalg teamla::team
   LABELS kernels)
 target_include_directories(width_cap_test PRIVATE ${PROJECT_SOURCE_DIR}/team/src)
+# The complex products (1m method) on every ISA and on teams.
+teamla_add_gtest(complex_gemm_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/complex_gemm_test.cpp
+  LIBS teamla::linalg teamla_linalg_internals teamla::team
+  LABELS kernels)
+add_test(NAME complex_gemm_team_under_concurrency
+  COMMAND complex_gemm_test --gtest_filter=Widths/ComplexGemmOnTeam.*)
+set_tests_properties(complex_gemm_team_under_concurrency PROPERTIES LABELS concurrency)

@@ -103,8 +103,8 @@ bool gemm_runs_inline(const GemmArgs& args, std::size_t scalar_bytes) {
 template <class T>
 int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   const bool no_product = alpha == T(0) || args.k == 0;
-  const Op op_a = op_of(args.transa);
-  const Op op_b = op_of(args.transb);
+  const Op op_a = op_of<T>(args.transa);
+  const Op op_b = op_of<T>(args.transb);
   const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
   const auto run = [&](auto& runner) {
     if (no_product) {
@@ -282,5 +282,13 @@ TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
+template int gemm_on_engine<std::complex<double>>(const GemmArgs&, std::complex<double>,
+                                                  const std::complex<double>*,
+                                                  const std::complex<double>*,
+                                                  std::complex<double>, std::complex<double>*);
+template int gemm_on_engine<std::complex<float>>(const GemmArgs&, std::complex<float>,
+                                                 const std::complex<float>*,
+                                                 const std::complex<float>*, std::complex<float>,
+                                                 std::complex<float>*);
 
 }  // namespace teamla::blas

@@ -39,18 +39,22 @@ inline int gemm(const GemmArgs& args, T alpha, const T* a, const T* b, T beta, T
   if (args.m == 0 || args.n == 0) return 0;
   const bool no_product = alpha == T(0) || args.k == 0;
   if (no_product && beta == T(1)) return 0;
-  if (!linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k) &&
-      !gemm_runs_inline(args, sizeof(T))) {
-    return gemm_on_engine(args, alpha, a, b, beta, c);
+  if constexpr (linalg::is_complex_v<T>) {
+    return gemm_on_engine(args, alpha, a, b, beta, c);  // no tiny path: every call on the engine
+  } else {
+    if (!linalg::gemm_is_tiny(args.m, args.n, no_product ? 0 : args.k) &&
+        !gemm_runs_inline(args, sizeof(T))) {
+      return gemm_on_engine(args, alpha, a, b, beta, c);
+    }
+    if (verbosity() > 0) set_last_call_threads(1);
+    const auto op = [](char trans) {
+      return is_transposed(trans) ? linalg::Op::transpose : linalg::Op::none;
+    };
+    linalg::gemm_tiny_col_major(op(args.transa), op(args.transb), args.m, args.n,
+                                no_product ? 0 : args.k, alpha, a, args.lda, b, args.ldb, beta, c,
+                                args.ldc);
+    return 0;
   }
-  if (verbosity() > 0) set_last_call_threads(1);
-  const auto op = [](char trans) {
-    return is_transposed(trans) ? linalg::Op::transpose : linalg::Op::none;
-  };
-  linalg::gemm_tiny_col_major(op(args.transa), op(args.transb), args.m, args.n,
-                              no_product ? 0 : args.k, alpha, a, args.lda, b, args.ldb, beta, c,
-                              args.ldc);
-  return 0;
 }
 template <class T>
 int trsm(const TrsmArgs& args, T alpha, const T* a, T* b);

@@ -59,7 +59,11 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
     "dgetri_",
     "sgetri_",
     "dlaswp_",
-    "slaswp_"};
+    "slaswp_",
+    "zgemm_",
+    "cgemm_",
+    "cblas_zgemm",
+    "cblas_cgemm"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

@@ -61,6 +61,10 @@ enum class Entry : unsigned char {
   sgetri_,
   dlaswp_,
   slaswp_,
+  zgemm_,
+  cgemm_,
+  cblas_zgemm,
+  cblas_cgemm,
   count
 };
 

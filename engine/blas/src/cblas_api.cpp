@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// cblas_api.cpp: the CBLAS ABI: cblas_[ds]gemm, cblas_[ds]trsm, cblas_[ds]syrk, cblas_[ds]symm,
+// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[ds]trsm, cblas_[ds]syrk, cblas_[ds]symm,
 // cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the Fortran-convention
 // routine on the same storage (cblas_decode.hpp maps the call and numbers its errors).
+#include <complex>
+
 #include "abi_routines.hpp"
 #include "cblas_decode.hpp"
 #include "exports.hpp"
@@ -95,6 +97,25 @@ TEAMLA_BLAS_EXPORT void cblas_sgemm(int layout, int trans_a, int trans_b, int m,
                                     float beta, float* c, int ldc) {
   cblas_gemm(Entry::cblas_sgemm, "cblas_sgemm", layout, trans_a, trans_b, m, n, k, alpha, a, lda, b,
              ldb, beta, c, ldc);
+}
+
+// The complex products take alpha and beta by pointer, as CBLAS declares them.
+TEAMLA_BLAS_EXPORT void cblas_zgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
+                                    const void* alpha, const void* a, int lda, const void* b,
+                                    int ldb, const void* beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_gemm(Entry::cblas_zgemm, "cblas_zgemm", layout, trans_a, trans_b, m, n, k,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+             static_cast<const Z*>(b), ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_cgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
+                                    const void* alpha, const void* a, int lda, const void* b,
+                                    int ldb, const void* beta, void* c, int ldc) {
+  using C = std::complex<float>;
+  cblas_gemm(Entry::cblas_cgemm, "cblas_cgemm", layout, trans_a, trans_b, m, n, k,
+             *static_cast<const C*>(alpha), static_cast<const C*>(a), lda,
+             static_cast<const C*>(b), ldb, *static_cast<const C*>(beta), static_cast<C*>(c), ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m,

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// fortran_api.cpp: the Fortran ABI: BLAS [ds]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
+// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
 // [ds]syr2k_ and LAPACK [ds]potrf_, [ds]potrs_, [ds]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
 // [ds]getri_, [ds]laswp_, as gfortran calls them: every argument
 // by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
 // the character arguments after the last argument; these routines read one character of each and
 // never the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+#include <complex>
+
 #include "abi_routines.hpp"
 #include "call_log.hpp"
 #include "error_report.hpp"
@@ -151,6 +153,28 @@ TEAMLA_BLAS_EXPORT void sgemm_(const char* transa, const char* transb, const int
                                const float* b, const int* ldb, const float* beta, float* c,
                                const int* ldc) {
   fortran_gemm(Entry::sgemm_, "SGEMM", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+               ldc);
+}
+
+// The complex products: COMPLEX*16 and COMPLEX arguments are pairs (Re, Im) by reference, as
+// std::complex is laid out.
+TEAMLA_BLAS_EXPORT void zgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                               const int* k, const std::complex<double>* alpha,
+                               const std::complex<double>* a, const int* lda,
+                               const std::complex<double>* b, const int* ldb,
+                               const std::complex<double>* beta, std::complex<double>* c,
+                               const int* ldc) {
+  fortran_gemm(Entry::zgemm_, "ZGEMM", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+               ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                               const int* k, const std::complex<float>* alpha,
+                               const std::complex<float>* a, const int* lda,
+                               const std::complex<float>* b, const int* ldb,
+                               const std::complex<float>* beta, std::complex<float>* c,
+                               const int* ldc) {
+  fortran_gemm(Entry::cgemm_, "CGEMM", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
                ldc);
 }
 

@@ -24,8 +24,13 @@ using linalg::Op;
 using linalg::Side;
 using linalg::Uplo;
 
-// op_of(): the Op of a BLAS transpose letter (checked: 'N', 'T' or 'C').
-inline Op op_of(char trans) { return is_transposed(trans) ? Op::transpose : Op::none; }
+// op_of(): the Op of a BLAS transpose letter (checked: 'N', 'T' or 'C'); 'C' is the conjugate
+// transpose for a complex T and the transpose for a real one.
+template <class T = double>
+Op op_of(char trans) {
+  if (linalg::is_complex_v<T> && same_letter(trans, 'C')) return Op::conj_transpose;
+  return is_transposed(trans) ? Op::transpose : Op::none;
+}
 
 // SerialRunner has CpuEngine's routine signatures and runs them on the caller, for calls
 // made once the process engine is closed (at exit) or could not be built.

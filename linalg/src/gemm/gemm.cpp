@@ -179,21 +179,6 @@ std::size_t pack_b_elems(const KernelSet<T>& ks, index_t n, index_t k) {
                                   round_up(std::min(n, ks.blocking.nc), ks.fns.nr));
 }
 
-// unit_parts(): the body of a section of `units` units over `count` items: each unit runs
-// body(rank, lo, hi) on its part [lo, hi), cut in whole tiles of `tile`; an empty part runs
-// nothing.
-template <class Body>
-auto unit_parts(index_t count, index_t tile, std::size_t units, Body body) {
-  const index_t tiles = (count + tile - 1) / tile;
-  const auto w = static_cast<index_t>(units);
-  return [=](team::Section& s, std::size_t unit) {
-    const auto r = static_cast<index_t>(unit);
-    const index_t lo = std::min(count, tiles * r / w * tile);
-    const index_t hi = std::min(count, tiles * (r + 1) / w * tile);
-    if (hi > lo) body(s.rank(), lo, hi);
-  };
-}
-
 // kUnitsPerParticipant: the in-place row split and the column split cut their work into about
 // this many units per participant, so that a participant that starts late (or is preempted)
 // leaves units that the others take, while each unit still covers whole micro-tiles (width 2 at

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// wide_split.hpp (internal): whether a wide gemm region (run_wide() in gemm.cpp) splits C's rows
-// or its columns among the section's units.
+// wide_split.hpp (internal): whether a wide gemm region (run_wide() in gemm.cpp, the complex
+// products' in complex_gemm.cpp) splits C's rows or its columns among the section's units, and
+// the units' parts.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "teamla/linalg/matrix_view.hpp"
+#include "teamla/team/team.hpp"
 
 namespace teamla::linalg::detail {
 
@@ -40,6 +43,21 @@ inline bool splits_rows(index_t row_tiles, index_t col_tiles, std::size_t width,
   const double columns = split_imbalance(col_tiles, width);
   if (m <= kColumnsUpToAspect * n) return rows * kSplitBalanceMargin < columns;
   return rows <= kSplitBalanceMargin * columns;
+}
+
+// unit_parts(): the body of a section of `units` units over `count` items: each unit runs
+// body(rank, lo, hi) on its part [lo, hi), cut in whole tiles of `tile`; an empty part runs
+// nothing.
+template <class Body>
+auto unit_parts(index_t count, index_t tile, std::size_t units, Body body) {
+  const index_t tiles = (count + tile - 1) / tile;
+  const auto w = static_cast<index_t>(units);
+  return [=](team::Section& s, std::size_t unit) {
+    const auto r = static_cast<index_t>(unit);
+    const index_t lo = std::min(count, tiles * r / w * tile);
+    const index_t hi = std::min(count, tiles * (r + 1) / w * tile);
+    if (hi > lo) body(s.rank(), lo, hi);
+  };
 }
 
 }  // namespace teamla::linalg::detail

@@ -5,6 +5,7 @@
 // tall kernels). Included only by files compiled for the ISA of Ops (kernels/<isa>/).
 #pragma once
 
+#include "gemm/complex_pack.hpp"
 #include "gemm/pack.hpp"
 #include "isa_dispatch.hpp"
 #include "kernels/ukernel_simd.hpp"
@@ -39,6 +40,8 @@ KernelFns<typename Ops::T> make_kernel_fns(const char* name) {
   fns.copy_transposed = Transpose;
   fns.pack_a = &pack_a_by_transposes<Ops, MR, Transpose>;
   fns.pack_b = &pack_b_panels<Ops, T, NR>;
+  fns.pack_a_1m = &pack_a_1m<Ops, T>;
+  fns.pack_b_1m = &pack_b_1m<Ops, T>;
   return fns;
 }
 

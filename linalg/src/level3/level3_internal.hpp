@@ -26,7 +26,8 @@ void check_view(const char* routine, const char* name, index_t rows, index_t col
                 Layout layout, const void* data);
 void check_uplo(const char* routine, Uplo uplo);
 void check_side(const char* routine, Side side);
-void check_op(const char* routine, const char* name, Op op);
+// check_op(): none or transpose, and conj_transpose too where `conjugates` (complex operands).
+void check_op(const char* routine, const char* name, Op op, bool conjugates = false);
 void check_diag(const char* routine, Diag diag);
 template <class T>
 void check_view(const char* routine, const char* name, const MatrixView<T>& view) {

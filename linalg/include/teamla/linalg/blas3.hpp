@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// blas3.hpp: the dense routines, in double and float, on matrix views.
+// blas3.hpp: the dense routines, in double and float (gemm also in std::complex<double> and
+// std::complex<float>), on matrix views.
 //
 // Semantics follow the reference BLAS/LAPACK, including at the edges: beta == 0 means C is
 // not read (NaN in C does not propagate); alpha == 0 or k == 0 only scales C; an empty
 // dimension is a no-op. Every routine validates all its arguments first and throws
 // InvalidArgument before it writes anything.
 #pragma once
+
+#include <complex>
 
 #include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/exec.hpp"
@@ -19,6 +22,20 @@ namespace teamla::linalg {
 template <class T>
 void gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b,
           T beta, const MatrixView<T>& c, Exec& exec);
+// The complex products take Op::conj_transpose too, and run the real microkernel on operands
+// packed by the 1m method (docs/complex.md). No tiny path: gemm_tiny() is real only.
+template <>
+void gemm<std::complex<double>>(Op op_a, Op op_b, std::complex<double> alpha,
+                                const MatrixView<const std::complex<double>>& a,
+                                const MatrixView<const std::complex<double>>& b,
+                                std::complex<double> beta,
+                                const MatrixView<std::complex<double>>& c, Exec& exec);
+template <>
+void gemm<std::complex<float>>(Op op_a, Op op_b, std::complex<float> alpha,
+                               const MatrixView<const std::complex<float>>& a,
+                               const MatrixView<const std::complex<float>>& b,
+                               std::complex<float> beta, const MatrixView<std::complex<float>>& c,
+                               Exec& exec);
 
 // Tiny products. A gemm of at most kTinyGemmVolume multiply-adds (m * n * k) runs on the
 // calling thread whatever the Exec: no section can pay there (32^3 is about 2 us of work).

@@ -7,6 +7,7 @@
 // (teamla/engine/eigen.hpp).
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <type_traits>
 
@@ -15,10 +16,17 @@ namespace teamla::linalg {
 using index_t = std::ptrdiff_t;
 
 enum class Layout : unsigned char { col_major, row_major };
-enum class Op : unsigned char { none, transpose };
+// Op::conj_transpose (A^H) is for complex operands; the real routines take none or transpose.
+enum class Op : unsigned char { none, transpose, conj_transpose };
 enum class Uplo : unsigned char { lower, upper };
 enum class Side : unsigned char { left, right };
 enum class Diag : unsigned char { non_unit, unit };
+
+// is_complex_v: std::complex<double> and std::complex<float>, the complex scalar types.
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class R>
+inline constexpr bool is_complex_v<std::complex<R>> = true;
 
 template <class T>
 struct MatrixView {

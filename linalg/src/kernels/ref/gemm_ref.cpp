@@ -6,6 +6,7 @@
 // result equals a naive triple loop's up to the blocking over kc.
 #include <algorithm>
 
+#include "gemm/complex_pack.hpp"
 #include "gemm/pack.hpp"
 #include "isa_dispatch.hpp"
 
@@ -110,6 +111,8 @@ KernelFns<T> make_fns(const char* name) {
   fns.copy_transposed = &ref_copy_transposed<T>;
   fns.pack_a = &pack_a_panels<RefIsa, T, kMr>;
   fns.pack_b = &pack_b_panels<RefIsa, T, kNr>;
+  fns.pack_a_1m = &pack_a_1m<RefIsa, T>;
+  fns.pack_b_1m = &pack_b_1m<RefIsa, T>;
   return fns;
 }
 
