@@ -64,24 +64,6 @@ void register_blas3(Arm& arm, const std::string& prefix) {
   }
 }
 
-// register_complex_gemm(): zgemm and cgemm, for the arms that declare kComplexGemm (their
-// gemm<T> takes std::complex).
-template <class Arm>
-void register_complex_gemm(Arm& arm) {
-  if constexpr (requires { Arm::kComplexGemm; }) {
-    const auto threads = dense_thread_counts();
-    const auto add = [&](const char* name, auto bench) {
-      auto* b = benchmark::RegisterBenchmark(name, bench);
-      b->ArgNames({"threads", "m", "n", "k"})->UseRealTime()->Unit(benchmark::kMicrosecond);
-      for (const std::int64_t t : threads) {
-        for (const auto& [m, n, k] : gemm_shapes()) b->Args({t, m, n, k});
-      }
-    };
-    add("zgemm", [&arm](benchmark::State& s) { bench_gemm<std::complex<double>>(s, arm); });
-    add("cgemm", [&arm](benchmark::State& s) { bench_gemm<std::complex<float>>(s, arm); });
-  }
-}
-
 template <class T, class Arm>
 void register_cholesky(Arm& arm, const std::string& prefix) {
   const auto threads = dense_thread_counts();
@@ -103,6 +85,26 @@ void register_cholesky(Arm& arm, const std::string& prefix) {
         ->ArgsProduct({threads, kSolveSizes, {1, 64}})
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+// register_complex(): zgemm and cgemm, zpotrf and cpotrf, for the arms that declare kComplex
+// (their gemm<T> and potrf<T> take std::complex).
+template <class Arm>
+void register_complex(Arm& arm) {
+  if constexpr (requires { Arm::kComplex; }) {
+    const auto threads = dense_thread_counts();
+    const auto add = [&](const char* name, auto bench) {
+      auto* b = benchmark::RegisterBenchmark(name, bench);
+      b->ArgNames({"threads", "m", "n", "k"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+      for (const std::int64_t t : threads) {
+        for (const auto& [m, n, k] : gemm_shapes()) b->Args({t, m, n, k});
+      }
+    };
+    add("zgemm", [&arm](benchmark::State& s) { bench_gemm<std::complex<double>>(s, arm); });
+    add("cgemm", [&arm](benchmark::State& s) { bench_gemm<std::complex<float>>(s, arm); });
+    register_cholesky<std::complex<double>>(arm, "z");
+    register_cholesky<std::complex<float>>(arm, "c");
   }
 }
 
@@ -138,7 +140,7 @@ int run_dense_bench(Arm& arm, int argc, char** argv) {
   }
   register_blas3<double>(arm, "d");
   register_blas3<float>(arm, "s");
-  register_complex_gemm(arm);
+  register_complex(arm);
   register_cholesky<double>(arm, "d");
   register_cholesky<float>(arm, "s");
   register_lu<double>(arm, "d");

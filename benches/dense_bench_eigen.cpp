@@ -18,7 +18,7 @@ class EigenArm {
   }
   void set_threads(int threads) { Eigen::setNbThreads(threads); }
 
-  static constexpr bool kComplexGemm = true;
+  static constexpr bool kComplex = true;
   template <class T>
   void gemm(long m, long n, long k, const T* a, const T* b, T* c) {
     using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;

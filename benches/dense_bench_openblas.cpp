@@ -12,6 +12,10 @@ extern "C" {
 char* openblas_get_corename();
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t);
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t);
+void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
+             std::size_t);
+void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* info,
+             std::size_t);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,
              double* b, const int* ldb, int* info, std::size_t);
 void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda,
@@ -33,7 +37,7 @@ class OpenblasArm {
   }
   void set_threads(int threads) { openblas_set_num_threads(threads); }
 
-  static constexpr bool kComplexGemm = true;
+  static constexpr bool kComplex = true;
   template <class T>
   void gemm(long m, long n, long k, const T* a, const T* b, T* c) {
     if constexpr (teamla::bench::kComplex<T>) {
@@ -73,7 +77,11 @@ class OpenblasArm {
   int potrf(long n, T* a) {
     const int order = static_cast<int>(n);
     int info = 0;
-    if constexpr (sizeof(T) == 8) {
+    if constexpr (std::is_same_v<T, std::complex<double>>) {
+      zpotrf_("L", &order, a, &order, &info, 1);
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+      cpotrf_("L", &order, a, &order, &info, 1);
+    } else if constexpr (sizeof(T) == 8) {
       dpotrf_("L", &order, a, &order, &info, 1);
     } else {
       spotrf_("L", &order, a, &order, &info, 1);
@@ -81,6 +89,7 @@ class OpenblasArm {
     return info;
   }
   template <class T>
+    requires(!teamla::bench::kComplex<T>)
   int potrs(long n, long nrhs, const T* a, T* b) {
     const int order = static_cast<int>(n);
     const int columns = static_cast<int>(nrhs);

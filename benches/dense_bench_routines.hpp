@@ -122,7 +122,7 @@ void bench_potrf(benchmark::State& state, Arm& arm) {
   time_restored(state, original, a, [&] { info = arm.template potrf<T>(n, a.data()); });
   if (info != 0) state.SkipWithError("potrf: the matrix is not positive definite");
   const double nd = static_cast<double>(n);
-  finish(state, arm, nd * nd * nd / 3.0);
+  finish(state, arm, (kComplex<T> ? 4.0 : 1.0) * nd * nd * nd / 3.0);
 }
 
 template <class T, class Arm>

@@ -49,7 +49,7 @@ class TeamlaArm {
     waits_before_ = waits();
   }
 
-  static constexpr bool kComplexGemm = true;
+  static constexpr bool kComplex = true;
   template <class T>
   void gemm(long m, long n, long k, const T* a, const T* b, T* c) {
     linalg::gemm<T>(linalg::Op::none, linalg::Op::none, T(1), col_major(a, m, k),

@@ -38,20 +38,32 @@ std::vector<T> random_matrix(long rows, long cols, std::uint64_t seed) {
   return values;
 }
 
-// spd_matrix(): a symmetric n x n matrix with off-diagonal values uniform in [-1, 1) and n on
-// the diagonal: strictly diagonally dominant (each row's off-diagonal sum is below n - 1), so
-// positive definite. O(n^2).
+// conjugate(): the complex conjugate, or the value itself for a real T.
+template <class T>
+T conjugate(T v) {
+  if constexpr (kComplex<T>) {
+    return std::conj(v);
+  } else {
+    return v;
+  }
+}
+
+// spd_matrix(): a symmetric (complex: Hermitian) n x n matrix with off-diagonal values uniform in
+// [-1, 1) (complex: both parts) and n (complex: 2n) on the diagonal: strictly diagonally
+// dominant (each row's off-diagonal magnitudes sum below n - 1, complex ones below 1.5 (n - 1)),
+// so positive definite. O(n^2).
 template <class T = double>
 std::vector<T> spd_matrix(long n, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<T> a(static_cast<std::size_t>(n * n));
   for (long j = 0; j < n; ++j) {
-    a[static_cast<std::size_t>(j + j * n)] = static_cast<T>(n);
+    a[static_cast<std::size_t>(j + j * n)] = static_cast<T>(kComplex<T> ? 2 * n : n);
     for (long i = j + 1; i < n; ++i) {
-      const T v = static_cast<T>(uniform(engine));
+      T v = static_cast<T>(uniform(engine));
+      if constexpr (kComplex<T>) v = T(v.real(), static_cast<typename T::value_type>(uniform(engine)));
       a[static_cast<std::size_t>(i + j * n)] = v;
-      a[static_cast<std::size_t>(j + i * n)] = v;
+      a[static_cast<std::size_t>(j + i * n)] = conjugate(v);
     }
   }
   return a;

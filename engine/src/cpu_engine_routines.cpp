@@ -158,7 +158,7 @@ TEAMLA_ENGINE_INSTANTIATE(float)
 #undef TEAMLA_ENGINE_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
 
-// The complex types have gemm only (docs/complex.md).
+// The complex types have gemm and the Hermitian positive definite routines (docs/complex.md).
 template void CpuEngine::run_gemm<std::complex<double>>(
     Op, Op, std::complex<double>, const MatrixView<const std::complex<double>>&,
     const MatrixView<const std::complex<double>>&, std::complex<double>,
@@ -167,5 +167,15 @@ template void CpuEngine::run_gemm<std::complex<float>>(
     Op, Op, std::complex<float>, const MatrixView<const std::complex<float>>&,
     const MatrixView<const std::complex<float>>&, std::complex<float>,
     const MatrixView<std::complex<float>>&);
+template index_t CpuEngine::run_potrf<std::complex<double>>(Uplo, MatrixView<std::complex<double>>);
+template index_t CpuEngine::run_potrf<std::complex<float>>(Uplo, MatrixView<std::complex<float>>);
+template void CpuEngine::run_potrs<std::complex<double>>(
+    Uplo, MatrixView<const std::complex<double>>, MatrixView<std::complex<double>>);
+template void CpuEngine::run_potrs<std::complex<float>>(Uplo, MatrixView<const std::complex<float>>,
+                                                         MatrixView<std::complex<float>>);
+template void CpuEngine::run_solve_spd<std::complex<double>>(MatrixView<std::complex<double>>,
+                                                              MatrixView<std::complex<double>>);
+template void CpuEngine::run_solve_spd<std::complex<float>>(MatrixView<std::complex<float>>,
+                                                             MatrixView<std::complex<float>>);
 
 }  // namespace teamla::engine

@@ -33,3 +33,11 @@ teamla_add_gtest(lu_test
 add_test(NAME lu_team_under_concurrency
   COMMAND lu_test --gtest_filter=Getrf.ResidualOnTeams:Getrf.OnATeamWhoseMemberNeverStarted)
 set_tests_properties(lu_team_under_concurrency PROPERTIES LABELS concurrency)
+# Complex Cholesky (potrf, potrs of Hermitian positive definite matrices).
+teamla_add_gtest(complex_cholesky_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/complex_cholesky_test.cpp
+  LIBS teamla::linalg teamla::team
+  LABELS kernels)
+add_test(NAME complex_cholesky_team_under_concurrency
+  COMMAND complex_cholesky_test --gtest_filter=Widths/ComplexCholeskyOnTeam.*)
+set_tests_properties(complex_cholesky_team_under_concurrency PROPERTIES LABELS concurrency)

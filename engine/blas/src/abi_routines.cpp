@@ -282,6 +282,17 @@ TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
+// The complex types: gemm and the Hermitian positive definite routines.
+template int posv<std::complex<double>>(const PosvArgs&, std::complex<double>*,
+                                        std::complex<double>*, int*);
+template int posv<std::complex<float>>(const PosvArgs&, std::complex<float>*,
+                                       std::complex<float>*, int*);
+template int potrf<std::complex<double>>(const PotrfArgs&, std::complex<double>*, int*);
+template int potrf<std::complex<float>>(const PotrfArgs&, std::complex<float>*, int*);
+template int potrs<std::complex<double>>(const PotrsArgs&, const std::complex<double>*,
+                                         std::complex<double>*);
+template int potrs<std::complex<float>>(const PotrsArgs&, const std::complex<float>*,
+                                        std::complex<float>*);
 template int gemm_on_engine<std::complex<double>>(const GemmArgs&, std::complex<double>,
                                                   const std::complex<double>*,
                                                   const std::complex<double>*,

@@ -63,7 +63,13 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
     "zgemm_",
     "cgemm_",
     "cblas_zgemm",
-    "cblas_cgemm"};
+    "cblas_cgemm",
+    "zpotrf_",
+    "cpotrf_",
+    "zpotrs_",
+    "cpotrs_",
+    "zposv_",
+    "cposv_"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

@@ -65,6 +65,12 @@ enum class Entry : unsigned char {
   cgemm_,
   cblas_zgemm,
   cblas_cgemm,
+  zpotrf_,
+  cpotrf_,
+  zpotrs_,
+  cpotrs_,
+  zposv_,
+  cposv_,
   count
 };
 

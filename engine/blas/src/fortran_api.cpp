@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
-// [ds]syr2k_ and LAPACK [ds]potrf_, [ds]potrs_, [ds]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
+// [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
 // [ds]getri_, [ds]laswp_, as gfortran calls them: every argument
 // by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
 // the character arguments after the last argument; these routines read one character of each and
@@ -222,6 +222,40 @@ TEAMLA_BLAS_EXPORT void dpotrs_(const char* uplo, const int* n, const int* nrhs,
 TEAMLA_BLAS_EXPORT void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a,
                                 const int* lda, float* b, const int* ldb, int* info) {
   fortran_potrs(Entry::spotrs_, "SPOTRS", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void zpotrf_(const char* uplo, const int* n, std::complex<double>* a,
+                                const int* lda, int* info) {
+  fortran_potrf(Entry::zpotrf_, "ZPOTRF", uplo, n, a, lda, info);
+}
+
+TEAMLA_BLAS_EXPORT void cpotrf_(const char* uplo, const int* n, std::complex<float>* a,
+                                const int* lda, int* info) {
+  fortran_potrf(Entry::cpotrf_, "CPOTRF", uplo, n, a, lda, info);
+}
+
+TEAMLA_BLAS_EXPORT void zpotrs_(const char* uplo, const int* n, const int* nrhs,
+                                const std::complex<double>* a, const int* lda,
+                                std::complex<double>* b, const int* ldb, int* info) {
+  fortran_potrs(Entry::zpotrs_, "ZPOTRS", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void cpotrs_(const char* uplo, const int* n, const int* nrhs,
+                                const std::complex<float>* a, const int* lda,
+                                std::complex<float>* b, const int* ldb, int* info) {
+  fortran_potrs(Entry::cpotrs_, "CPOTRS", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void zposv_(const char* uplo, const int* n, const int* nrhs,
+                               std::complex<double>* a, const int* lda, std::complex<double>* b,
+                               const int* ldb, int* info) {
+  fortran_posv(Entry::zposv_, "ZPOSV", uplo, n, nrhs, a, lda, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void cposv_(const char* uplo, const int* n, const int* nrhs,
+                               std::complex<float>* a, const int* lda, std::complex<float>* b,
+                               const int* ldb, int* info) {
+  fortran_posv(Entry::cposv_, "CPOSV", uplo, n, nrhs, a, lda, b, ldb, info);
 }
 
 TEAMLA_BLAS_EXPORT void dsymm_(const char* side, const char* uplo, const int* m, const int* n,

@@ -21,20 +21,6 @@
 namespace teamla::linalg {
 namespace {
 
-// Totals: the stats of the routines getri calls (each resets exec.stats), summed.
-struct Totals {
-  ExecStats sum;
-  void add(const ExecStats& s) {
-    sum.max_width_used = std::max(sum.max_width_used, s.max_width_used);
-    sum.sections += s.sections;
-    sum.inline_regions += s.inline_regions;
-    sum.width_cap = s.width_cap;
-    sum.section_cost_ns = s.section_cost_ns;
-    sum.learned_regions += s.learned_regions;
-    sum.budget_limited_regions += s.budget_limited_regions;
-  }
-};
-
 // kInvertLeaf: triangles this small are inverted column by column (LAPACK's dtrti2).
 constexpr index_t kInvertLeaf = 32;
 
@@ -56,7 +42,7 @@ void invert_upper_leaf(MatrixView<T> u) {
 }
 
 template <class T>
-void invert_upper(MatrixView<T> u, Exec& exec, Totals& totals) {
+void invert_upper(MatrixView<T> u, Exec& exec, ExecStats& totals) {
   const index_t n = u.rows;
   if (n <= kInvertLeaf) {
     invert_upper_leaf(u);
@@ -108,7 +94,7 @@ Scratch<T> scratch_for(index_t n, std::span<T> work) {
 
 // solve_with_l(): step 2, X L = inv(U), on A holding inv(U) above the diagonal and L below it.
 template <class T>
-void solve_with_l(MatrixView<T> a, const Scratch<T>& scratch, Exec& exec, Totals& totals) {
+void solve_with_l(MatrixView<T> a, const Scratch<T>& scratch, Exec& exec, ExecStats& totals) {
   const index_t n = a.rows;
   const index_t nb = scratch.nb;
   const MatrixView<T> w = col_major(scratch.data, n, nb, n);
@@ -144,12 +130,12 @@ index_t getri(MatrixView<T> a, const int* ipiv, Exec& exec, std::span<T> work) {
   }
   if (n == 0) return 0;
   const Scratch<T> scratch = scratch_for(n, work);
-  Totals totals;
+  ExecStats totals;
   invert_upper(a, exec, totals);
   solve_with_l(a, scratch, exec, totals);
   // Column j was interchanged with column ipiv[j]: the rows of the transposed view.
   level3_detail::apply_swaps(a.transposed(), 0, n - 1, ipiv, 0, level3_detail::SwapOrder::backward);
-  exec.stats = totals.sum;
+  exec.stats = totals;
   return 0;
 }
 

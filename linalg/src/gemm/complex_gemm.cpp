@@ -17,7 +17,7 @@
 #include <complex>
 #include <cstdint>
 
-#include "gemm/complex_pack.hpp"
+#include "gemm/complex_gemm.hpp"
 #include "gemm/wide_split.hpp"
 #include "isa_dispatch.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -31,25 +31,6 @@
 namespace teamla::linalg {
 namespace detail {
 namespace {
-
-template <class R>
-using Cx = std::complex<R>;
-
-// ComplexProduct: C = alpha op(A) op(B) + beta C, C column-major (m x n, ldc), validated.
-template <class R>
-struct ComplexProduct {
-  index_t m, n, k;
-  Cx<R> alpha;
-  ComplexOperand<R> a, b;
-  Cx<R> beta;
-  Cx<R>* c;
-  index_t ldc;
-
-  // columns(): the same product on columns [j0, j1) of C.
-  [[nodiscard]] ComplexProduct columns(index_t j0, index_t j1) const {
-    return {m, j1 - j0, k, alpha, a, b.at(0, j0), beta, c + j0 * ldc, ldc};
-  }
-};
 
 // ComplexBlocking: the real kernel's blocking counted in complex elements.
 struct ComplexBlocking {
@@ -201,7 +182,8 @@ bool run_wide(const KernelSet<R>& ks, std::size_t width, const ComplexProduct<R>
   return true;
 }
 
-// complex_product(): the product at the width that pays (width.hpp); fills exec.stats.
+}  // namespace
+
 template <class R>
 void complex_product(const ComplexProduct<R>& p, Exec& exec) {
   exec.stats = ExecStats{};
@@ -241,6 +223,11 @@ void complex_product(const ComplexProduct<R>& p, Exec& exec) {
     record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
   }
 }
+
+template void complex_product<double>(const ComplexProduct<double>&, Exec&);
+template void complex_product<float>(const ComplexProduct<float>&, Exec&);
+
+namespace {
 
 template <class R>
 void complex_gemm(Op op_a, Op op_b, Cx<R> alpha, const MatrixView<const Cx<R>>& a,

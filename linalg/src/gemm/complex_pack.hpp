@@ -20,32 +20,11 @@
 
 namespace teamla::linalg::detail {
 
-// ComplexOperand: op(X) of a complex operand: element (i, j) at data[i*rs + j*cs], conjugated
-// where `conj`.
-template <class R>
-struct ComplexOperand {
-  const std::complex<R>* data = nullptr;
-  index_t rs = 0;
-  index_t cs = 0;
-  bool conj = false;
-
-  [[nodiscard]] ComplexOperand at(index_t i, index_t j) const {
-    return {data + i * rs + j * cs, rs, cs, conj};
-  }
-  [[nodiscard]] ComplexOperand transposed() const { return {data, cs, rs, conj}; }
-};
-
-template <class R>
-ComplexOperand<R> complex_operand(const MatrixView<const std::complex<R>>& v, Op op) {
-  if (op == Op::none) return {v.data, v.row_stride(), v.col_stride(), false};
-  return {v.data, v.col_stride(), v.row_stride(), op == Op::conj_transpose};
-}
-
 // pack_a_1m_rows(): one micro-panel's `rows` complex rows at one step p: alpha * op(a) into
 // the panel's real columns 2p (`even`: Re, Im) and 2p + 1 (`odd`: -Im, Re). Written with the row
-// stride known (kStride 1: the column-major A) or not (0), and with alpha == 1 and no
-// conjugation apart (kPlain: even is a copy), so that the common cases vectorize.
-template <index_t kStride, bool kPlain, class R>
+// stride known (kStride 1: the column-major A) or not (0), and with a real alpha apart
+// (kRealAlpha: gemm's 1, the factorizations' -1), so that the common cases vectorize.
+template <index_t kStride, bool kRealAlpha, class R>
 inline void pack_a_1m_rows(index_t rows, const std::complex<R>* col, index_t rs, R sign,
                            std::complex<R> alpha, R* even, R* odd) {
   const index_t stride = kStride != 0 ? kStride : rs;
@@ -54,9 +33,9 @@ inline void pack_a_1m_rows(index_t rows, const std::complex<R>* col, index_t rs,
   const R ai = alpha.imag();
   for (index_t i = 0; i < rows; ++i) {
     const R zr = z[2 * i * stride];
-    const R zi = kPlain ? z[2 * i * stride + 1] : sign * z[2 * i * stride + 1];
-    const R re = kPlain ? zr : ar * zr - ai * zi;
-    const R im = kPlain ? zi : ar * zi + ai * zr;
+    const R zi = sign * z[2 * i * stride + 1];
+    const R re = kRealAlpha ? ar * zr : ar * zr - ai * zi;
+    const R im = kRealAlpha ? ar * zi : ar * zi + ai * zr;
     even[2 * i] = re;
     even[2 * i + 1] = im;
     odd[2 * i] = -im;
@@ -72,7 +51,7 @@ void pack_a_1m(index_t half_mr, index_t rows, index_t kc, const std::complex<R>*
                index_t cs, bool conj, std::complex<R> alpha, R* dst) {
   const index_t mr = 2 * half_mr;
   const R sign = conj ? R(-1) : R(1);
-  const bool plain = !conj && alpha == std::complex<R>(1);
+  const bool real_alpha = alpha.imag() == R(0);
   for (index_t r0 = 0; r0 < rows; r0 += half_mr) {
     const index_t panel_rows = std::min(half_mr, rows - r0);
     R* panel = dst + r0 * 4 * kc;  // r0 / half_mr panels of mr x 2 kc before it
@@ -80,7 +59,7 @@ void pack_a_1m(index_t half_mr, index_t rows, index_t kc, const std::complex<R>*
       R* even = panel + 2 * p * mr;
       R* odd = even + mr;
       const std::complex<R>* col = a + r0 * rs + p * cs;
-      if (rs == 1 && plain) {
+      if (rs == 1 && real_alpha) {
         pack_a_1m_rows<1, true>(panel_rows, col, 1, sign, alpha, even, odd);
       } else if (rs == 1) {
         pack_a_1m_rows<1, false>(panel_rows, col, 1, sign, alpha, even, odd);

@@ -103,4 +103,17 @@ index_t potrf(Uplo uplo, MatrixView<T> a, Exec& exec);
 template <class T>
 void potrs(Uplo uplo, MatrixView<const T> a, MatrixView<T> b, Exec& exec);
 
+// The Hermitian positive definite forms: A = L L^H or U^H U; the imaginary parts of A's
+// diagonal are not read, and the factor's diagonal is real (docs/complex.md).
+template <>
+index_t potrf<std::complex<double>>(Uplo uplo, MatrixView<std::complex<double>> a, Exec& exec);
+template <>
+index_t potrf<std::complex<float>>(Uplo uplo, MatrixView<std::complex<float>> a, Exec& exec);
+template <>
+void potrs<std::complex<double>>(Uplo uplo, MatrixView<const std::complex<double>> a,
+                                 MatrixView<std::complex<double>> b, Exec& exec);
+template <>
+void potrs<std::complex<float>>(Uplo uplo, MatrixView<const std::complex<float>> a,
+                                MatrixView<std::complex<float>> b, Exec& exec);
+
 }  // namespace teamla::linalg

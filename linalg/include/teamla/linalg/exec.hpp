@@ -27,6 +27,19 @@ struct ExecStats {
   std::size_t learned_regions = 0;  // regions whose width a calibrated decision decided
   // regions the process CPU budget capped below the team's cap (team/cpu_budget.hpp)
   std::size_t budget_limited_regions = 0;
+
+  // add(): folds in the stats of a later call of the same routine (a routine built from
+  // others, each of which resets exec.stats): counts summed, the widest width kept, the cap
+  // and section cost the latest.
+  void add(const ExecStats& s) {
+    max_width_used = max_width_used > s.max_width_used ? max_width_used : s.max_width_used;
+    sections += s.sections;
+    inline_regions += s.inline_regions;
+    width_cap = s.width_cap;
+    section_cost_ns = s.section_cost_ns;
+    learned_regions += s.learned_regions;
+    budget_limited_regions += s.budget_limited_regions;
+  }
 };
 
 // WidthRule: how a region's width is decided (width.hpp).
