@@ -151,6 +151,66 @@ function(teamla_blas_reference_test name program input summary env)
     ENVIRONMENT "LD_PRELOAD=${teamla_blas_so};TEAMLA_BLAS_VERBOSE=1;${env}")
 endfunction()
 
+# teamla_lapack_reference_tests(<p> <path>...): the LAPACK linear-equation tests of precision
+# <p>, restricted to the paths teamla serves: PO (Cholesky: potrf, potrs, posv, and the
+# system's potri/pocon/porfs/posvx around them) and GE (LU: getrf, getrs, gesv, getri, and the
+# system's gecon/gerfs/gesvx/geequ around them): the header of <p>test.in, then one line.
+function(teamla_lapack_reference_tests p)
+  set(paths ${ARGN})
+  string(TOUPPER ${p} P)
+  if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
+    file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
+    list(SUBLIST lines 0 16 header)
+    list(GET header 15 last_header_line)
+    if(NOT last_header_line MATCHES "error exits")
+      message(WARNING "teamla: unexpected ${p}test.in layout; blas_ref.xlintst${p} is off")
+    else()
+      # The standard sizes (N up to 50), and a run at the largest the program allows
+      # (NMAX = 132), where teamla's blocked factorizations and its team take part.
+      set(large_header ${header})
+      list(REMOVE_AT large_header 1 2 3 4)
+      list(INSERT large_header 1 "4                      Number of values of M"
+                                 "0 33 100 132           Values of M (row dimension)"
+                                 "4                      Number of values of N"
+                                 "0 33 100 132           Values of N (column dimension)")
+      foreach(path ${paths})
+        if(path STREQUAL "PO")
+          set(path_line "${P}PO    9               List types on next line if 0 < NTYPES <  9")
+          set(served potrf potrs posv)
+        else()
+          set(path_line "${P}GE   11               List types on next line if 0 < NTYPES < 11")
+          set(served getrf getrs gesv getri)
+        endif()
+        set(served_patterns)
+        foreach(routine ${served})
+          list(APPEND served_patterns "teamla_blas: ${p}${routine}_ served by teamla")
+        endforeach()
+        string(TOLOWER ${path} suffix)
+        foreach(variant "" _large)
+          if(variant STREQUAL "")
+            list(JOIN header "\n" text)
+          else()
+            list(JOIN large_header "\n" text)
+          endif()
+          file(WRITE ${teamla_blas_work}/${p}test_${suffix}${variant}.in "${text}\n${path_line}\n")
+          # The PO tests keep their historical names (xlintstd, xlintstd_large).
+          set(name xlintst${p}${variant})
+          if(path STREQUAL "GE")
+            set(name xlintst${p}_ge${variant})
+          endif()
+          teamla_blas_reference_test(${name} ${teamla_lapack_ref_dir}/xlintst${p}
+                                     ${teamla_blas_work}/${p}test_${suffix}${variant}.in - ""
+                                     "${P}${path} routines passed the tests of the error exits"
+                                     "All tests for ${P}${path} routines passed the threshold"
+                                     "${P}${path} drivers passed the tests of the error exits"
+                                     "All tests for ${P}${path} drivers  passed the threshold"
+                                     ${served_patterns})
+        endforeach()
+      endforeach()
+    endif()
+  endif()
+endfunction()
+
 foreach(p d s)
   string(TOUPPER ${p} P)
   # Fortran BLAS: xblat3d / xblat3s, summary in [ds]blat3.out.
@@ -188,61 +248,7 @@ foreach(p d s)
                                ${teamla_blas_work}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
                                ${patterns})
   endif()
-  # LAPACK linear-equation tests, restricted to the paths teamla serves: PO (Cholesky: potrf,
-  # potrs, posv, and the system's potri/pocon/porfs/posvx around them) and GE (LU: getrf,
-  # getrs, gesv, getri, and the system's gecon/gerfs/gesvx/geequ around them): the header of
-  # [ds]test.in, then one line.
-  if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
-    file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
-    list(SUBLIST lines 0 16 header)
-    list(GET header 15 last_header_line)
-    if(NOT last_header_line MATCHES "error exits")
-      message(WARNING "teamla: unexpected ${p}test.in layout; blas_ref.xlintst${p} is off")
-    else()
-      # The standard sizes (N up to 50), and a run at the largest the program allows
-      # (NMAX = 132), where teamla's blocked factorizations and its team take part.
-      set(large_header ${header})
-      list(REMOVE_AT large_header 1 2 3 4)
-      list(INSERT large_header 1 "4                      Number of values of M"
-                                 "0 33 100 132           Values of M (row dimension)"
-                                 "4                      Number of values of N"
-                                 "0 33 100 132           Values of N (column dimension)")
-      foreach(path PO GE)
-        if(path STREQUAL "PO")
-          set(path_line "${P}PO    9               List types on next line if 0 < NTYPES <  9")
-          set(served potrf potrs posv)
-        else()
-          set(path_line "${P}GE   11               List types on next line if 0 < NTYPES < 11")
-          set(served getrf getrs gesv getri)
-        endif()
-        set(served_patterns)
-        foreach(routine ${served})
-          list(APPEND served_patterns "teamla_blas: ${p}${routine}_ served by teamla")
-        endforeach()
-        string(TOLOWER ${path} suffix)
-        foreach(variant "" _large)
-          if(variant STREQUAL "")
-            list(JOIN header "\n" text)
-          else()
-            list(JOIN large_header "\n" text)
-          endif()
-          file(WRITE ${teamla_blas_work}/${p}test_${suffix}${variant}.in "${text}\n${path_line}\n")
-          # The PO tests keep their historical names (xlintstd, xlintstd_large).
-          set(name xlintst${p}${variant})
-          if(path STREQUAL "GE")
-            set(name xlintst${p}_ge${variant})
-          endif()
-          teamla_blas_reference_test(${name} ${teamla_lapack_ref_dir}/xlintst${p}
-                                     ${teamla_blas_work}/${p}test_${suffix}${variant}.in - ""
-                                     "${P}${path} routines passed the tests of the error exits"
-                                     "All tests for ${P}${path} routines passed the threshold"
-                                     "${P}${path} drivers passed the tests of the error exits"
-                                     "All tests for ${P}${path} drivers  passed the threshold"
-                                     ${served_patterns})
-        endforeach()
-      endforeach()
-    endif()
-  endif()
+  teamla_lapack_reference_tests(${p} PO GE)
 endforeach()
 
 # The complex level-3 programs (xblat3z/xblat3c, x[zc]cblat3) run whole: teamla serves
@@ -273,6 +279,7 @@ foreach(p z c)
                                ${teamla_blas_ref_dir}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
                                ${patterns} "teamla_blas: cblas_${p}gemm served by teamla")
   endif()
+  teamla_lapack_reference_tests(${p} PO)
 endforeach()
 
 # --- numpy (Debian's /usr/bin/python3 and python3-numpy), preloaded. ----------------------

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""scipy on teamla: scipy.linalg's SPD and LU solvers are served by libteamla_blas.so.
+"""scipy on teamla: scipy.linalg's SPD (real) and HPD (complex) and LU solvers are served by
+libteamla_blas.so.
 
 Usage: scipy_served_test.py /path/to/libteamla_blas.so
 
@@ -16,7 +17,8 @@ import sys
 import preloaded_run
 
 EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_", "dgetrf_", "dgetrs_",
-            "dgetri_", "sgetrf_", "sgetrs_"]
+            "dgetri_", "sgetrf_", "sgetrs_", "zpotrf_", "zpotrs_", "zposv_", "cpotrf_", "cpotrs_",
+            "cposv_"]
 
 
 def check_dtype(np, linalg, rng, dtype, tol):
@@ -57,6 +59,25 @@ def check_dtype(np, linalg, rng, dtype, tol):
     raise AssertionError("cho_factor accepted a matrix that is not positive definite")
 
 
+def check_hermitian(np, linalg, rng, dtype, tol):
+    """cho_factor, cho_solve and solve(assume_a='pos') of a complex Hermitian positive definite
+    matrix, lower and upper ([zc]potrf_, [zc]potrs_, [zc]posv_)."""
+    n, nrhs = 300, 4
+    x = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+    hpd = (x @ x.conj().T / n + np.eye(n)).astype(dtype)
+    b = (rng.standard_normal((n, nrhs)) + 1j * rng.standard_normal((n, nrhs))).astype(dtype)
+    scale = np.linalg.norm(hpd) * np.linalg.norm(b)
+    for lower in (True, False):
+        factor = linalg.cho_factor(hpd, lower=lower)
+        solved = linalg.cho_solve(factor, b)
+        assert np.linalg.norm(hpd @ solved - b) / scale < tol, "complex cho_solve"
+        triangle = np.tril(factor[0]) if lower else np.triu(factor[0])
+        product = triangle @ triangle.conj().T if lower else triangle.conj().T @ triangle
+        assert np.linalg.norm(product - hpd) / np.linalg.norm(hpd) < tol, "complex cho_factor"
+    direct = linalg.solve(hpd, b, assume_a="pos")
+    assert np.linalg.norm(hpd @ direct - b) / scale < tol, "complex solve(assume_a='pos')"
+
+
 def compute():
     import numpy as np
     from scipy import linalg
@@ -64,6 +85,8 @@ def compute():
     rng = np.random.default_rng(5)
     check_dtype(np, linalg, rng, np.float64, 1e-12)
     check_dtype(np, linalg, rng, np.float32, 1e-4)
+    check_hermitian(np, linalg, rng, np.complex128, 1e-12)
+    check_hermitian(np, linalg, rng, np.complex64, 1e-4)
     print("scipy results are correct")
 
 
