@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// blas_calls.cpp: the per-call time distribution of dgemm_ (or dgetrf_) through one BLAS
+// blas_calls.cpp: the per-call time distribution of dgemm_ (or dgetrf_, zgemm_) through one BLAS
 // library. Not Google Benchmark: its output is a per-call distribution (p50/p99/max, slow share).
 //
-//   blas_calls --library PATH [--routine gemm|getrf] [--n 128] [--calls 2000] [--gap-us 0]
+//   blas_calls --library PATH [--routine gemm|getrf|zgemm] [--n 128] [--calls 2000] [--gap-us 0]
 //              [--out FILE]
 //
 // The library is dlopen'ed (RTLD_LOCAL) and called exactly as an application would; its own
@@ -66,7 +66,8 @@ bool parse(int argc, char** argv, Options& o) {
       return false;
     }
   }
-  return !o.library.empty() && (o.routine == "gemm" || o.routine == "getrf") && o.n > 0 &&
+  return !o.library.empty() &&
+         (o.routine == "gemm" || o.routine == "getrf" || o.routine == "zgemm") && o.n > 0 &&
          o.calls > 0 && o.gap_us >= 0;
 }
 
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: blas_calls --library PATH [--routine gemm|getrf] [--n N] [--calls C] "
+                 "usage: blas_calls --library PATH [--routine gemm|getrf|zgemm] [--n N] "
+                 "[--calls C] "
                  "[--gap-us G] [--out F]\n");
     return 2;
   }
@@ -85,23 +87,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "blas_calls: %s\n", dlerror());
     return 1;
   }
-  const std::string symbol = "d" + o.routine + "_";
+  const bool complex = o.routine == "zgemm";  // zgemm_: complex arrays as pairs of doubles
+  const std::string symbol = complex ? "zgemm_" : "d" + o.routine + "_";
   void* routine = dlsym(library, symbol.c_str());
   if (routine == nullptr) {
     std::fprintf(stderr, "blas_calls: no %s in %s\n", symbol.c_str(), o.library.c_str());
     return 1;
   }
   const int n = o.n;
-  std::vector<double> a(static_cast<std::size_t>(n) * n), b(a.size()), c(a.size(), 0.0);
+  const std::size_t values = static_cast<std::size_t>(n) * n * (complex ? 2 : 1);
+  std::vector<double> a(values), b(a.size()), c(a.size(), 0.0);
   for (std::size_t i = 0; i < a.size(); ++i) {
     a[i] = static_cast<double>(i % 7) * 0.25 - 0.5;
     b[i] = static_cast<double>(i % 5) * 0.5 - 1.0;
   }
   // getrf's matrix: b's entries plus n on the diagonal (nonsingular), restored into c.
-  for (int i = 0; i < n; ++i) b[static_cast<std::size_t>(i) * n + i] += n;
+  if (o.routine == "getrf") {
+    for (int i = 0; i < n; ++i) b[static_cast<std::size_t>(i) * n + i] += n;
+  }
   std::vector<int> ipiv(static_cast<std::size_t>(n));
-  const double one = 1.0;
-  const double zero = 0.0;
+  const double one[2] = {1.0, 0.0};  // alpha and beta: the real part is all dgemm_ reads
+  const double zero[2] = {0.0, 0.0};
   const auto dgemm = reinterpret_cast<Dgemm>(routine);
   const auto dgetrf = reinterpret_cast<Dgetrf>(routine);
   const bool getrf = o.routine == "getrf";
@@ -110,7 +116,7 @@ int main(int argc, char** argv) {
       int info = 0;
       dgetrf(&n, &n, c.data(), &n, ipiv.data(), &info);
     } else {
-      dgemm("N", "N", &n, &n, &n, &one, a.data(), &n, b.data(), &n, &zero, c.data(), &n);
+      dgemm("N", "N", &n, &n, &n, one, a.data(), &n, b.data(), &n, zero, c.data(), &n);
     }
   };
   const auto restore = [&] {

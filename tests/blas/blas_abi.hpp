@@ -37,6 +37,11 @@ void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const in
             const int* ldb, int* info);
 void sposv_(const char* uplo, const int* n, const int* nrhs, float* a, const int* lda, float* b,
             const int* ldb, int* info);
+void zgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc);  // complex*16: pairs of doubles
+void zposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
+            const int* ldb, int* info);
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <string>
 #include <tuple>
@@ -153,6 +154,68 @@ struct LuCall {
   std::vector<int> ipiv;
 };
 
+// ComplexCall: zgemm_ (C = A^H B, complex alpha) and zposv_ on a Hermitian positive definite
+// system with a known solution, complex*16 values as pairs of doubles.
+struct ComplexCall {
+  using Z = std::complex<double>;
+  explicit ComplexCall(int size)
+      : n(size), a(pairs(11)), b(pairs(12)), c(static_cast<std::size_t>(2 * n * n)), x(pairs(13)) {
+    hpd.assign(static_cast<std::size_t>(2 * n * n), 0.0);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        Z sum = i == j ? Z(4.0 * n) : Z(0);
+        for (int p = 0; p < n; ++p) sum += at(a, i, p) * std::conj(at(a, j, p));
+        set(hpd, i, j, sum);
+      }
+    }
+    rhs.assign(static_cast<std::size_t>(2 * n), 0.0);
+    for (int i = 0; i < n; ++i) {
+      Z sum = 0;
+      for (int j = 0; j < n; ++j) sum += at(hpd, i, j) * Z(x[2 * j], x[2 * j + 1]);
+      rhs[2 * i] = sum.real();
+      rhs[2 * i + 1] = sum.imag();
+    }
+    factor = hpd;
+    solution = rhs;
+  }
+  // run() allocates nothing of its own: the buffers were made before any fault is armed.
+  void run() {
+    const double alpha[2] = {0.5, -1.0};
+    const double beta[2] = {0.0, 0.0};
+    zgemm_("C", "N", &n, &n, &n, alpha, a.data(), &n, b.data(), &n, beta, c.data(), &n);
+    std::copy(hpd.begin(), hpd.end(), factor.begin());
+    std::copy(rhs.begin(), rhs.end(), solution.begin());
+    const int one = 1;
+    zposv_("L", &n, &one, factor.data(), &n, solution.data(), &n, &info);
+  }
+  [[nodiscard]] bool right() const {
+    double worst = 0;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        Z sum = 0;
+        for (int p = 0; p < n; ++p) sum += std::conj(at(a, p, i)) * at(b, p, j);
+        worst = std::max(worst, std::abs(Z(0.5, -1.0) * sum - at(c, i, j)));
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      worst = std::max(worst, std::abs(Z(solution[2 * i], solution[2 * i + 1]) -
+                                       Z(x[2 * i], x[2 * i + 1])) * n);
+    }
+    return info == 0 && worst < 1e-9 * n;
+  }
+  std::vector<double> pairs(int seed) const { return random_matrix(2 * n, n, seed); }
+  Z at(const std::vector<double>& m, int i, int j) const {
+    return {m[2 * (i + j * n)], m[2 * (i + j * n) + 1]};
+  }
+  void set(std::vector<double>& m, int i, int j, Z z) const {
+    m[2 * (i + j * n)] = z.real();
+    m[2 * (i + j * n) + 1] = z.imag();
+  }
+  int n;
+  int info = -1;
+  std::vector<double> a, b, c, x, hpd, rhs, factor, solution;
+};
+
 class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>> {
  protected:
   void SetUp() override {
@@ -162,9 +225,9 @@ class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>>
 };
 
 // EveryRoutine: dgemm_ at 64 and 600, dpotrf_ + dpotrs_, dgesv_, dtrsm_, dsyrk_ and sgemm_
-// at `size`, made under the fault that `arm` sets and checked after it is lifted.
+// at `size`, zgemm_ and zposv_ at half of it, made under the fault that `arm` sets and checked after it is lifted.
 struct EveryRoutine {
-  explicit EveryRoutine(int size) : cholesky(size), lu(size), others(size) {}
+  explicit EveryRoutine(int size) : cholesky(size), lu(size), others(size), complex(size / 2) {}
   template <class Arm>
   void run_under(Arm&& arm) {
     Armed refused(arm);
@@ -173,6 +236,7 @@ struct EveryRoutine {
     cholesky.run();
     lu.run();
     others.run();
+    complex.run();
   }
   void expect_right() const {
     EXPECT_TRUE(small.right());
@@ -180,11 +244,13 @@ struct EveryRoutine {
     EXPECT_TRUE(cholesky.right());
     EXPECT_TRUE(lu.right());
     EXPECT_TRUE(others.right());
+    EXPECT_TRUE(complex.right());
   }
   GemmCall small{64}, large{600};
   CholeskyCall cholesky;
   LuCall lu;
   TrsmSyrkCall others;
+  ComplexCall complex;
 };
 
 TEST_P(BlasFaults, EveryThreadRefused) {
@@ -212,16 +278,19 @@ TEST_P(BlasFaults, EachAllocationRefusedInTurn) {
     GemmCall gemm(200);
     CholeskyCall cholesky(150);
     LuCall lu(300);
+    ComplexCall complex(120);
     {
       Armed refused([k] { refuse_nth_allocation(k); });
       gemm.run();
       cholesky.run();
       lu.run();
+      complex.run();
       made = allocations_seen();
     }
     ASSERT_TRUE(gemm.right()) << "allocation " << k << " refused";
     ASSERT_TRUE(cholesky.right()) << "allocation " << k << " refused";
     ASSERT_TRUE(lu.right()) << "allocation " << k << " refused";
+    ASSERT_TRUE(complex.right()) << "allocation " << k << " refused";
     if (made < k) break;
   }
   EXPECT_LT(made, k) << "the sweep did not reach the end of the calls";

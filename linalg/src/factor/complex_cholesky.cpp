@@ -27,16 +27,11 @@ namespace detail {
 namespace {
 
 // kLeaf: orders up to this run the unblocked loops (the factor, the substitutions).
-// 8: leaves of 16 ran zpotrf 7-20 % slower, leaves of 4 tied (docs/perf/complex.md).
+// 8: leaves of 16 ran zpotrf 7-18 % slower, leaves of 4 tied (docs/perf/complex.md).
 constexpr index_t kLeaf = 8;
 // kUpdateLeaf: the diagonal blocks of the Hermitian update are computed whole into a stack
 // block of this order (both triangles; the upper one is dropped) and the lower triangle added.
 constexpr index_t kUpdateLeaf = 32;
-
-template <class R>
-Cx<R> times(Cx<R> x, Cx<R> y) {
-  return {x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real()};
-}
 
 template <class R>
 Cx<R> element(const ComplexOperand<R>& t, index_t i, index_t j) {

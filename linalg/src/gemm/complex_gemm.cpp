@@ -46,21 +46,13 @@ ComplexBlocking complex_blocking(const KernelSet<R>& ks) {
 
 index_t round_up(index_t v, index_t unit) { return (v + unit - 1) / unit * unit; }
 
-template <class R>
 std::size_t pack_a_elems(const ComplexBlocking& bl, index_t m, index_t k) {
   return static_cast<std::size_t>(4 * round_up(std::min(m, bl.mc), bl.half_mr) *
                                   std::min(k, bl.kc));
 }
 
-template <class R>
 std::size_t pack_b_elems(const ComplexBlocking& bl, index_t n, index_t k) {
   return static_cast<std::size_t>(2 * std::min(k, bl.kc) * round_up(std::min(n, bl.nc), bl.nr));
-}
-
-// times(): x * y without std::complex's operator*, whose NaN recovery (C99 Annex G) is a call.
-template <class R>
-Cx<R> times(Cx<R> x, Cx<R> y) {
-  return {x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real()};
 }
 
 // scale_rows(): C = beta C on `rows` x `cols` of C (beta == 0 writes zeros, never reads C).
@@ -127,8 +119,8 @@ template <class R>
 void serial_product(const KernelSet<R>& ks, const ComplexProduct<R>& p, Workspace& ws,
                     std::size_t rank) {
   const ComplexBlocking bl = complex_blocking(ks);
-  const std::size_t a_elems = pack_a_elems<R>(bl, p.m, p.k);
-  const std::size_t b_elems = pack_b_elems<R>(bl, p.n, p.k);
+  const std::size_t a_elems = pack_a_elems(bl, p.m, p.k);
+  const std::size_t b_elems = pack_b_elems(bl, p.n, p.k);
   R* ap = ws.try_buffer_of<R>(rank, Workspace::Slot::pack_a, a_elems);
   R* bp = ws.try_buffer_of<R>(rank, Workspace::Slot::pack_b, b_elems);
   if (ap == nullptr || bp == nullptr) {
@@ -146,8 +138,8 @@ template <class R>
 bool run_wide(const KernelSet<R>& ks, std::size_t width, const ComplexProduct<R>& p, Workspace& ws,
               team::Team& on, team::Team::Linger linger) {
   const ComplexBlocking bl = complex_blocking(ks);
-  const std::size_t a_elems = pack_a_elems<R>(bl, p.m, p.k);
-  const std::size_t b_elems = pack_b_elems<R>(bl, p.n, p.k);
+  const std::size_t a_elems = pack_a_elems(bl, p.m, p.k);
+  const std::size_t b_elems = pack_b_elems(bl, p.n, p.k);
   for (std::size_t rank = 0; rank < width; ++rank) {
     if (ws.try_buffer_of<R>(rank, Workspace::Slot::pack_a, a_elems) == nullptr ||
         ws.try_buffer_of<R>(rank, Workspace::Slot::pack_b, b_elems) == nullptr) {
@@ -215,7 +207,7 @@ void complex_product(const ComplexProduct<R>& p, Exec& exec) {
   } else {
     if (plan.width > 1) {
       team::note_shortfall(team::Shortfall::memory,
-                           plan.width * pack_b_elems<R>(complex_blocking(ks), p.n, p.k) * sizeof(R));
+                           plan.width * pack_b_elems(complex_blocking(ks), p.n, p.k) * sizeof(R));
     }
     serial_product(ks, p, ws, buffers.rank);
   }

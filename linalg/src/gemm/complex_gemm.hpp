@@ -18,6 +18,12 @@ namespace teamla::linalg::detail {
 template <class R>
 using Cx = std::complex<R>;
 
+// times(): x * y without std::complex's operator*, whose NaN recovery (C99 Annex G) is a call.
+template <class R>
+Cx<R> times(Cx<R> x, Cx<R> y) {
+  return {x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real()};
+}
+
 // ComplexOperand: op(X) of a complex operand: element (i, j) at data[i*rs + j*cs], conjugated
 // where `conj`.
 template <class R>
