@@ -92,6 +92,13 @@ void CpuEngine::run_syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T b
 }
 
 template <class T>
+void CpuEngine::run_herk(Uplo uplo, Op op_a, typename T::value_type alpha, MatrixView<const T> a,
+                         typename T::value_type beta, MatrixView<T> c) {
+  impl_->dispatch("herk",
+                  [&](linalg::Exec& exec) { linalg::herk(uplo, op_a, alpha, a, beta, c, exec); });
+}
+
+template <class T>
 void CpuEngine::run_symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a,
                          MatrixView<const T> b, T beta, MatrixView<T> c) {
   impl_->dispatch(
@@ -158,7 +165,20 @@ TEAMLA_ENGINE_INSTANTIATE(float)
 #undef TEAMLA_ENGINE_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
 
-// The complex types have gemm and the Hermitian positive definite routines (docs/complex.md).
+// The complex types have gemm, trsm, herk and the Hermitian positive definite routines
+// (docs/complex.md).
+template void CpuEngine::run_trsm<std::complex<double>>(Side, Uplo, Op, Diag, std::complex<double>,
+                                                        MatrixView<const std::complex<double>>,
+                                                        MatrixView<std::complex<double>>);
+template void CpuEngine::run_trsm<std::complex<float>>(Side, Uplo, Op, Diag, std::complex<float>,
+                                                       MatrixView<const std::complex<float>>,
+                                                       MatrixView<std::complex<float>>);
+template void CpuEngine::run_herk<std::complex<double>>(Uplo, Op, double,
+                                                        MatrixView<const std::complex<double>>,
+                                                        double, MatrixView<std::complex<double>>);
+template void CpuEngine::run_herk<std::complex<float>>(Uplo, Op, float,
+                                                       MatrixView<const std::complex<float>>, float,
+                                                       MatrixView<std::complex<float>>);
 template void CpuEngine::run_gemm<std::complex<double>>(
     Op, Op, std::complex<double>, const MatrixView<const std::complex<double>>&,
     const MatrixView<const std::complex<double>>&, std::complex<double>,

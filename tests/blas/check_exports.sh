@@ -11,6 +11,7 @@ cblas_dsymm cblas_ssymm cblas_dtrmm cblas_strmm cblas_dsyr2k cblas_ssyr2k
 dsymm_ ssymm_ dtrmm_ strmm_ dsyr2k_ ssyr2k_ dposv_ sposv_
 dgetrf_ sgetrf_ dgetrs_ sgetrs_ dgesv_ sgesv_ dgetri_ sgetri_ dlaswp_ slaswp_
 zgemm_ cgemm_ cblas_zgemm cblas_cgemm zpotrf_ cpotrf_ zpotrs_ cpotrs_ zposv_ cposv_
+ztrsm_ ctrsm_ zherk_ cherk_ cblas_ztrsm cblas_ctrsm cblas_zherk cblas_cherk
 openblas_get_num_threads openblas_set_num_threads openblas_set_num_threads_local
 teamla_get_num_threads teamla_set_num_threads"
 actual=$(nm -D --defined-only "$1" | awk '{print $3}' | sort | tr '\n' ' ' | sed 's/ $//')

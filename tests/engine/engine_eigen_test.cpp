@@ -196,7 +196,7 @@ TEST(EngineEigen, TrsmAndSyrkOnEigen) {
   EXPECT_EQ(c(n - 1, 0), 0.0f) << "the lower triangle is untouched";
 }
 
-TEST(EngineEigen, ComplexGemmWithConjugateTransposes) {
+TEST(EngineEigen, ComplexRoutines) {
   using ColZ = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic>;
   using RowC = Eigen::Matrix<std::complex<float>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const std::complex<double> alpha(0.5, -2), beta(1, 1);
@@ -207,6 +207,23 @@ TEST(EngineEigen, ComplexGemmWithConjugateTransposes) {
   engine().gemm(Op::conj_transpose, Op::transpose, alpha, a, b, beta, c);
   EXPECT_LE((c - expected).cwiseAbs().maxCoeff(), 1e-11);
   EXPECT_EQ(engine().last_call().routine, "gemm");
+
+  // herk and trsm: C's lower triangle is A A^H, and the solve undoes a triangular product.
+  ColZ h = ColZ::Zero(90, 90);
+  engine().herk(Uplo::lower, Op::none, 1.0, a, 0.0, h);
+  const ColZ gram = a * a.adjoint();
+  EXPECT_LE((ColZ(h.triangularView<Eigen::Lower>()) - ColZ(gram.triangularView<Eigen::Lower>()))
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-11);
+  ColZ l = ColZ::Random(90, 90) / 90.0;
+  l.diagonal().array() += 2.0;
+  ColZ rhs = ColZ::Random(90, 7);
+  ColZ sol = rhs;
+  engine().trsm(Side::left, Uplo::lower, Op::conj_transpose, Diag::non_unit,
+                std::complex<double>(1), l, sol);
+  EXPECT_LE((ColZ(l.triangularView<Eigen::Lower>().adjoint()) * sol - rhs).cwiseAbs().maxCoeff(),
+            1e-11);
 
   RowC x = RowC::Random(70, 40);
   RowC y = RowC::Random(40, 50);

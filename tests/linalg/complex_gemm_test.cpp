@@ -136,7 +136,7 @@ TYPED_TEST(ComplexGemm, EveryOpPairLayoutAndIsaMatchesTheLoops) {
     for (Op op_a : kOps) {
       for (Op op_b : kOps) {
         for (Layout layout : {Layout::col_major, Layout::row_major}) {
-          for (const auto [m, n, k] : {std::tuple<index_t, index_t, index_t>{1, 1, 1},
+          for (const auto& [m, n, k] : {std::tuple<index_t, index_t, index_t>{1, 1, 1},
                                        {13, 9, 5},
                                        {37, 19, 41},
                                        {64, 64, 64}}) {

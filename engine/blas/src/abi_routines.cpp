@@ -143,9 +143,9 @@ int triangular(const TrsmArgs& args, T alpha, const T* a, T* b) {
   const MatrixView<const T> av = col_major(a, order, order, args.lda);
   on_engine(kSolve ? "trsm" : "trmm", [&](auto& runner) {
     if constexpr (kSolve) {
-      runner.trsm(side, uplo_of(args.uplo), op_of(args.transa), diag, alpha, av, bv);
+      runner.trsm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv);
     } else {
-      runner.trmm(side, uplo_of(args.uplo), op_of(args.transa), diag, alpha, av, bv);
+      runner.trmm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv);
     }
   });
   return 0;
@@ -162,6 +162,27 @@ int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
   const RankUpdate<T> u = rank_update(args, alpha, a, a, args.lda, beta, c);
   if (u.nothing) return 0;
   on_engine("syrk", [&](auto& runner) { runner.syrk(u.uplo, u.op, u.alpha, u.a, u.beta, u.c); });
+  return 0;
+}
+
+template <class T>
+int herk(const SyrkArgs& args, typename T::value_type alpha, const T* a,
+         typename T::value_type beta, T* c) {
+  using R = typename T::value_type;
+  if (const int info = check_herk(args)) return info;
+  if (args.n == 0 || ((alpha == R(0) || args.k == 0) && beta == R(1))) return 0;
+  const Op op = same_letter(args.trans, 'N') ? Op::none : Op::conj_transpose;
+  const index_t rows = op == Op::none ? args.n : args.k;
+  const index_t cols = op == Op::none ? args.k : args.n;
+  // With alpha == 0 or k == 0, A is not read: an empty A leaves only the scaling by beta.
+  const bool product = alpha != R(0) && args.k > 0;
+  const MatrixView<const T> empty =
+      op == Op::none ? empty_columns<T>(args.n) : empty_rows<T>(args.n);
+  const MatrixView<const T> av = product ? col_major(a, rows, cols, args.lda) : empty;
+  on_engine("herk", [&](auto& runner) {
+    runner.herk(uplo_of(args.uplo), op, product ? alpha : R(0), av, beta,
+                col_major(c, args.n, args.n, args.ldc));
+  });
   return 0;
 }
 
@@ -282,7 +303,15 @@ TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
-// The complex types: gemm and the Hermitian positive definite routines.
+// The complex types: gemm, trsm, herk and the Hermitian positive definite routines.
+template int trsm<std::complex<double>>(const TrsmArgs&, std::complex<double>,
+                                        const std::complex<double>*, std::complex<double>*);
+template int trsm<std::complex<float>>(const TrsmArgs&, std::complex<float>,
+                                       const std::complex<float>*, std::complex<float>*);
+template int herk<std::complex<double>>(const SyrkArgs&, double, const std::complex<double>*,
+                                        double, std::complex<double>*);
+template int herk<std::complex<float>>(const SyrkArgs&, float, const std::complex<float>*, float,
+                                       std::complex<float>*);
 template int posv<std::complex<double>>(const PosvArgs&, std::complex<double>*,
                                         std::complex<double>*, int*);
 template int posv<std::complex<float>>(const PosvArgs&, std::complex<float>*,

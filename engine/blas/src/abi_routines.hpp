@@ -60,6 +60,10 @@ template <class T>
 int trsm(const TrsmArgs& args, T alpha, const T* a, T* b);
 template <class T>
 int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c);
+// herk(): zherk's and cherk's (T complex, alpha and beta real).
+template <class T>
+int herk(const SyrkArgs& args, typename T::value_type alpha, const T* a,
+         typename T::value_type beta, T* c);
 template <class T>
 int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
 template <class T>

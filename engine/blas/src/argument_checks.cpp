@@ -73,6 +73,16 @@ int check_syrk(const SyrkArgs& a) {
                         {a.ldc < std::max(1, a.n), 10}});
 }
 
+int check_herk(const SyrkArgs& a) {
+  const bool trans_ok = same_letter(a.trans, 'N') || same_letter(a.trans, 'C');
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {!trans_ok, 2},
+                        {a.n < 0, 3},
+                        {a.k < 0, 4},
+                        {a.lda < rows_of(a.trans, a.n, a.k), 7},
+                        {a.ldc < std::max(1, a.n), 10}});
+}
+
 int check_syr2k(const Syr2kArgs& a) {
   return first_illegal({{!is_uplo_letter(a.uplo), 1},
                         {!is_trans_letter(a.trans), 2},

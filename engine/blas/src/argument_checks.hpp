@@ -93,6 +93,8 @@ struct LaswpArgs {
 }
 [[nodiscard]] int check_trsm(const TrsmArgs& args);
 [[nodiscard]] int check_syrk(const SyrkArgs& args);
+// check_herk(): zherk.f's: check_syrk's, with TRANS 'N' or 'C' only.
+[[nodiscard]] int check_herk(const SyrkArgs& args);
 [[nodiscard]] int check_symm(const SymmArgs& args);
 [[nodiscard]] int check_trmm(const TrmmArgs& args);
 [[nodiscard]] int check_syr2k(const Syr2kArgs& args);

@@ -69,7 +69,15 @@ constexpr std::array<const char*, static_cast<std::size_t>(Entry::count)> kNames
     "zpotrs_",
     "cpotrs_",
     "zposv_",
-    "cposv_"};
+    "cposv_",
+    "ztrsm_",
+    "ctrsm_",
+    "zherk_",
+    "cherk_",
+    "cblas_ztrsm",
+    "cblas_ctrsm",
+    "cblas_zherk",
+    "cblas_cherk"};
 
 // Trivially destructible, so counting stays valid during exit.
 constinit std::array<std::atomic<std::uint64_t>, kNames.size()> g_served{};

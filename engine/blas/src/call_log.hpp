@@ -71,6 +71,14 @@ enum class Entry : unsigned char {
   cpotrs_,
   zposv_,
   cposv_,
+  ztrsm_,
+  ctrsm_,
+  zherk_,
+  cherk_,
+  cblas_ztrsm,
+  cblas_ctrsm,
+  cblas_zherk,
+  cblas_cherk,
   count
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[ds]trsm, cblas_[ds]syrk, cblas_[ds]symm,
+// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk, cblas_[ds]syrk, cblas_[ds]symm,
 // cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the Fortran-convention
 // routine on the same storage (cblas_decode.hpp maps the call and numbers its errors).
 #include <complex>
@@ -56,6 +56,21 @@ void cblas_syrk(Entry entry, const char* name, int layout, int uplo, int trans, 
   if (!call.legal()) return;
   const teamla::blas::SyrkArgs args{uplo_f, trans_f, n, k, lda, ldc};
   call.finish(teamla::blas::syrk(args, alpha, a, beta, c), entry, 0, n, k);
+}
+
+// cblas_herk(): as the reference cblas_?herk: in row-major, NoTrans is 'C' and Trans or
+// ConjTrans 'N' (stored_trans() gives 'T' for the former).
+template <class T>
+void cblas_herk(Entry entry, const char* name, int layout, int uplo, int trans, int n, int k,
+                typename T::value_type alpha, const T* a, int lda, typename T::value_type beta,
+                T* c, int ldc) {
+  CblasCall call(name, layout);
+  const char uplo_f = call.uplo(rank_update_uplo_position(call), uplo);
+  char trans_f = call.stored_trans(3, trans);
+  if (call.row_major() && trans_f == 'T') trans_f = 'C';
+  if (!call.legal()) return;
+  const teamla::blas::SyrkArgs args{uplo_f, trans_f, n, k, lda, ldc};
+  call.finish(teamla::blas::herk(args, alpha, a, beta, c), entry, 0, n, k);
 }
 
 template <class T>
@@ -130,6 +145,38 @@ TEAMLA_BLAS_EXPORT void cblas_strsm(int layout, int side, int uplo, int trans_a,
                                     int ldb) {
   cblas_triangular(teamla::blas::trsm<float>, Entry::cblas_strsm, "cblas_strsm", layout, side, uplo,
                    trans_a, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ztrsm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, const void* alpha, const void* a, int lda, void* b,
+                                    int ldb) {
+  using Z = std::complex<double>;
+  cblas_triangular(teamla::blas::trsm<Z>, Entry::cblas_ztrsm, "cblas_ztrsm", layout, side, uplo,
+                   trans_a, diag, m, n, *static_cast<const Z*>(alpha), static_cast<const Z*>(a),
+                   lda, static_cast<Z*>(b), ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ctrsm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, const void* alpha, const void* a, int lda, void* b,
+                                    int ldb) {
+  using C = std::complex<float>;
+  cblas_triangular(teamla::blas::trsm<C>, Entry::cblas_ctrsm, "cblas_ctrsm", layout, side, uplo,
+                   trans_a, diag, m, n, *static_cast<const C*>(alpha), static_cast<const C*>(a),
+                   lda, static_cast<C*>(b), ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zherk(int layout, int uplo, int trans, int n, int k, double alpha,
+                                    const void* a, int lda, double beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_herk(Entry::cblas_zherk, "cblas_zherk", layout, uplo, trans, n, k, alpha,
+             static_cast<const Z*>(a), lda, beta, static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_cherk(int layout, int uplo, int trans, int n, int k, float alpha,
+                                    const void* a, int lda, float beta, void* c, int ldc) {
+  using C = std::complex<float>;
+  cblas_herk(Entry::cblas_cherk, "cblas_cherk", layout, uplo, trans, n, k, alpha,
+             static_cast<const C*>(a), lda, beta, static_cast<C*>(c), ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [ds]trsm_, [ds]syrk_, [ds]symm_, [ds]trmm_,
+// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [ds]syrk_, [ds]symm_, [ds]trmm_,
 // [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
 // [ds]getri_, [ds]laswp_, as gfortran calls them: every argument
 // by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
@@ -55,6 +55,14 @@ void fortran_syrk(Entry entry, const char* name, const char* uplo, const char* t
                   const int* ldc) {
   const teamla::blas::SyrkArgs args{*uplo, *trans, *n, *k, *lda, *ldc};
   finish(teamla::blas::syrk(args, *alpha, a, *beta, c), entry, name, 0, *n, *k);
+}
+
+template <class T>
+void fortran_herk(Entry entry, const char* name, const char* uplo, const char* trans, const int* n,
+                  const int* k, const typename T::value_type* alpha, const T* a, const int* lda,
+                  const typename T::value_type* beta, T* c, const int* ldc) {
+  const teamla::blas::SyrkArgs args{*uplo, *trans, *n, *k, *lda, *ldc};
+  finish(teamla::blas::herk(args, *alpha, a, *beta, c), entry, name, 0, *n, *k);
 }
 
 template <class T>
@@ -190,6 +198,34 @@ TEAMLA_BLAS_EXPORT void strsm_(const char* side, const char* uplo, const char* t
                                const float* a, const int* lda, float* b, const int* ldb) {
   fortran_triangular(teamla::blas::trsm<float>, Entry::strsm_, "STRSM", side, uplo, transa, diag, m,
                      n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void ztrsm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n,
+                               const std::complex<double>* alpha, const std::complex<double>* a,
+                               const int* lda, std::complex<double>* b, const int* ldb) {
+  fortran_triangular(teamla::blas::trsm<std::complex<double>>, Entry::ztrsm_, "ZTRSM", side, uplo,
+                     transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void ctrsm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n,
+                               const std::complex<float>* alpha, const std::complex<float>* a,
+                               const int* lda, std::complex<float>* b, const int* ldb) {
+  fortran_triangular(teamla::blas::trsm<std::complex<float>>, Entry::ctrsm_, "CTRSM", side, uplo,
+                     transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void zherk_(const char* uplo, const char* trans, const int* n, const int* k,
+                               const double* alpha, const std::complex<double>* a, const int* lda,
+                               const double* beta, std::complex<double>* c, const int* ldc) {
+  fortran_herk(Entry::zherk_, "ZHERK", uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cherk_(const char* uplo, const char* trans, const int* n, const int* k,
+                               const float* alpha, const std::complex<float>* a, const int* lda,
+                               const float* beta, std::complex<float>* c, const int* ldc) {
+  fortran_herk(Entry::cherk_, "CHERK", uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k,

@@ -58,6 +58,11 @@ struct SerialRunner {
     linalg::trsm(side, uplo, op_a, diag, alpha, a, b, exec);
   }
   template <class T>
+  void herk(Uplo uplo, Op op_a, typename T::value_type alpha, MatrixView<const T> a,
+            typename T::value_type beta, MatrixView<T> c) {
+    linalg::herk(uplo, op_a, alpha, a, beta, c, exec);
+  }
+  template <class T>
   void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c) {
     linalg::syrk(uplo, op_a, alpha, a, beta, c, exec);
   }

@@ -195,6 +195,13 @@ class CpuEngine {
   void syrk(Uplo uplo, Op op_a, scalar_of<C> alpha, A&& a, scalar_of<C> beta, C&& c) {
     run_syrk(uplo, op_a, alpha, const_view_of(a), beta, mutable_view_of(c));
   }
+  // herk(): C = alpha * op(A) * op(A)^H + beta * C on the `uplo` triangle of a complex C (alpha
+  // and beta real; op none or conj_transpose).
+  template <class A, class C>
+  void herk(Uplo uplo, Op op_a, typename scalar_of<C>::value_type alpha, A&& a,
+            typename scalar_of<C>::value_type beta, C&& c) {
+    run_herk(uplo, op_a, alpha, const_view_of(a), beta, mutable_view_of(c));
+  }
   // symm(): C = alpha * A * B + beta * C (left) or alpha * B * A + beta * C (right), A
   // symmetric (its `uplo` triangle is read).
   template <class A, class B, class C>
@@ -291,6 +298,9 @@ class CpuEngine {
                 MatrixView<T> b);
   template <class T>
   void run_syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c);
+  template <class T>
+  void run_herk(Uplo uplo, Op op_a, typename T::value_type alpha, MatrixView<const T> a,
+                typename T::value_type beta, MatrixView<T> c);
   template <class T>
   void run_symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
                 MatrixView<T> c);

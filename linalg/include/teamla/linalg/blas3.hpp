@@ -69,6 +69,25 @@ template <class T>
 void trsm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
           Exec& exec);
 
+// The complex solves take Op::conj_transpose too (docs/complex.md).
+template <>
+void trsm<std::complex<double>>(Side side, Uplo uplo, Op op_a, Diag diag,
+                                std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a,
+                                MatrixView<std::complex<double>> b, Exec& exec);
+template <>
+void trsm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a,
+                               MatrixView<std::complex<float>> b, Exec& exec);
+
+// herk(): C = alpha * op(A) * op(A)^H + beta * C on the `uplo` triangle of the Hermitian C
+// (n x n), alpha and beta real, op(A) n x k with op none or conj_transpose. The other triangle
+// is neither read nor written; the diagonal's imaginary parts are set to zero (as zherk does).
+void herk(Uplo uplo, Op op_a, double alpha, MatrixView<const std::complex<double>> a, double beta,
+          MatrixView<std::complex<double>> c, Exec& exec);
+void herk(Uplo uplo, Op op_a, float alpha, MatrixView<const std::complex<float>> a, float beta,
+          MatrixView<std::complex<float>> c, Exec& exec);
+
 // syrk(): C = alpha * op(A) * op(A)^T + beta * C on the `uplo` triangle of C only (n x n);
 // op(A) is n x k. The other triangle is neither read nor written.
 template <class T>

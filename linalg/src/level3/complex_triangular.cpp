@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: Apache-2.0
+// complex_triangular.cpp: the complex triangular solve and Hermitian rank-k update
+// (complex_triangular.hpp), and the public complex trsm and herk built on them.
+#include "level3/complex_triangular.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <utility>
+
+#include "level3/level3_internal.hpp"
+#include "teamla/linalg/errors.hpp"
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/width.hpp"
+#include "teamla/team/machine.hpp"
+#include "teamla/team/team.hpp"
+#include "workspace_units.hpp"
+
+namespace teamla::linalg {
+namespace detail {
+namespace {
+
+// kUpdateLeaf: the diagonal blocks of the Hermitian update are computed whole into a stack
+// block of this order (both triangles; the upper one is dropped) and the lower triangle added.
+constexpr index_t kUpdateLeaf = 32;
+
+// in_parts(): body(lo, hi, work) over the parts of [0, count) that `cut` makes for a region of
+// `flops`, at the width that pays (width.hpp): one claimed section whose units each run their
+// part serially (their products inline), or the whole of it inline. A section per solve and
+// per update, not one per product of their recursions: the products of a recursion's lower
+// levels are too small to pay for a section each, and the team waited through them.
+// cut(u, units) is the first index of part u of `units`.
+template <class Cut, class Body>
+void in_parts(Work& work, std::size_t scalar_bytes, double flops, index_t count, Cut cut,
+              Body body) {
+  Exec& exec = work.exec;
+  RegionPlan plan;
+  if (exec.team != nullptr) plan = plan_region(RegionKind::gemm, scalar_bytes, flops, exec);
+  const std::size_t width = std::min<std::size_t>(plan.width, static_cast<std::size_t>(count));
+  const std::uint64_t start_ns = plan.timed || width > 1 ? team::monotonic_ns() : 0;
+  if (width <= 1) {
+    Work serial{exec, {}};
+    body(index_t{0}, count, serial);
+    work.totals.add(serial.totals);
+    work.totals.inline_regions += exec.team != nullptr ? 1 : 0;
+  } else {
+    const RankBuffers buffers = exec_buffers(exec);
+    const auto units = static_cast<index_t>(width);
+    run_claimed_units(
+        *exec.team, width, width, *buffers.ws,
+        [&](team::Section& /*section*/, std::size_t unit) {
+          Exec inline_exec;  // no team: the unit's products run on its thread
+          Work part{inline_exec, {}};
+          const auto u = static_cast<index_t>(unit);
+          body(cut(u, units), cut(u + 1, units), part);
+        },
+        plan.park_members_after ? team::Team::Linger::park : team::Team::Linger::spin);
+    work.totals.max_width_used = std::max(work.totals.max_width_used, width);
+    work.totals.sections += 1;
+  }
+  if (start_ns != 0) record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+}
+
+// substitute(): T X = B for X in place of B (n x nrhs), T (n x n) lower or upper, unit or not:
+// the textbook loops, a row of X at a time across B's columns (contiguous in potrf's transposed
+// solves).
+template <class R>
+void substitute(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                index_t nrhs) {
+  // row(i)[j * step] is b(i, j); with step 1 (B's rows contiguous) the loops vectorize.
+  const auto solve = [&](index_t step) {
+    const auto row = [&](index_t i) { return reinterpret_cast<R*>(&b(i, 0)); };
+    for (index_t s = 0; s < n; ++s) {
+      const index_t i = lower ? s : n - 1 - s;
+      const index_t k0 = lower ? 0 : i + 1;
+      const index_t k1 = lower ? i : n;
+      R* bi = row(i);
+      for (index_t k = k0; k < k1; ++k) {
+        const Cx<R> tik = element(t, i, k);
+        const R* bk = row(k);
+        for (index_t j = 0; j < 2 * nrhs * step; j += 2 * step) {
+          bi[j] -= tik.real() * bk[j] - tik.imag() * bk[j + 1];
+          bi[j + 1] -= tik.real() * bk[j + 1] + tik.imag() * bk[j];
+        }
+      }
+      if (unit) continue;
+      const Cx<R> inverse = Cx<R>(1) / element(t, i, i);
+      for (index_t j = 0; j < 2 * nrhs * step; j += 2 * step) {
+        const R re = bi[j];
+        bi[j] = re * inverse.real() - bi[j + 1] * inverse.imag();
+        bi[j + 1] = re * inverse.imag() + bi[j + 1] * inverse.real();
+      }
+    }
+  };
+  if (b.cs == 1) {
+    solve(1);
+  } else {
+    solve(b.cs);
+  }
+}
+
+// solve_part(): solve_left() on the calling thread's share: halves of T, the off-diagonal block
+// applied by the product.
+template <class R>
+void solve_part(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                index_t nrhs, Work& work) {
+  if (n <= kLeaf) {
+    substitute(lower, unit, t, b, n, nrhs);
+    return;
+  }
+  const index_t n1 = n / 2;
+  const index_t n2 = n - n1;
+  if (lower) {
+    solve_part(true, unit, t, b, n1, nrhs, work);
+    work.update(b.at(n1, 0), n2, nrhs, n1, t.at(n1, 0), b.operand());
+    solve_part(true, unit, t.at(n1, n1), b.at(n1, 0), n2, nrhs, work);
+  } else {
+    solve_part(false, unit, t.at(n1, n1), b.at(n1, 0), n2, nrhs, work);
+    work.update(b, n1, nrhs, n2, t.at(0, n1), b.at(n1, 0).operand());
+    solve_part(false, unit, t, b, n1, nrhs, work);
+  }
+}
+
+// update_triangle(): update_lower() on the calling thread's share.
+template <class R>
+void update_triangle(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
+                     Work& work) {
+  if (n <= kUpdateLeaf) {
+    Cx<R> block[kUpdateLeaf * kUpdateLeaf];
+    complex_update<R>({block, 1, n}, n, n, k, Cx<R>(alpha), a, adjoint(a), Cx<R>(0), work.exec);
+    work.totals.add(work.exec.stats);
+    for (index_t j = 0; j < n; ++j) {
+      c(j, j) = {c(j, j).real() + block[j + j * n].real(), R(0)};
+      for (index_t i = j + 1; i < n; ++i) c(i, j) += block[i + j * n];
+    }
+    return;
+  }
+  const index_t n1 = n / 2;
+  const index_t n2 = n - n1;
+  update_triangle(c, n1, k, a, alpha, work);
+  work.update(c.at(n1, 0), n2, n1, k, a.at(n1, 0), adjoint(a), Cx<R>(alpha));
+  update_triangle(c.at(n1, n1), n2, k, a.at(n1, 0), alpha, work);
+}
+
+}  // namespace
+
+// solve_left(): solve_part() with B's columns in parts (in_parts()), each solved whole.
+template <class R>
+void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                index_t nrhs, Work& work) {
+  const double flops = 4.0 * static_cast<double>(n) * static_cast<double>(n) *
+                       static_cast<double>(nrhs);
+  in_parts(
+      work, sizeof(R), flops, nrhs, [nrhs](index_t u, index_t units) { return nrhs * u / units; },
+      [&](index_t j0, index_t j1, Work& part) {
+        solve_part(lower, unit, t, b.at(0, j0), n, j1 - j0, part);
+      });
+}
+
+// update_lower(): update_triangle() in parts of C's columns of equal area (in_parts()): part
+// [j0, j1) updates its diagonal block and the rows below it.
+template <class R>
+void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
+                  Work& work) {
+  const double flops = 4.0 * static_cast<double>(n) * static_cast<double>(n + 1) *
+                       static_cast<double>(k);
+  // The columns [0, j) of the triangle hold n^2 - (n - j)^2 of its n^2 (twice the area): part u
+  // of `units` starts where that is u / units of it.
+  const auto cut = [n](index_t u, index_t units) {
+    const double rest = static_cast<double>(n) *
+                        std::sqrt(1.0 - static_cast<double>(u) / static_cast<double>(units));
+    return std::clamp<index_t>(n - static_cast<index_t>(std::llround(rest)), 0, n);
+  };
+  in_parts(work, sizeof(R), flops, n, cut, [&](index_t j0, index_t j1, Work& part) {
+    if (j1 <= j0) return;
+    update_triangle(c.at(j0, j0), j1 - j0, k, a.at(j0, 0), alpha, part);
+    if (j1 < n) {
+      part.update(c.at(j1, j0), n - j1, j1 - j0, k, a.at(j1, 0), adjoint(a.at(j0, 0)),
+                  Cx<R>(alpha));
+    }
+  });
+}
+
+template void solve_left<double>(bool, bool, ComplexOperand<double>, ComplexTile<double>, index_t,
+                                 index_t, Work&);
+template void solve_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
+                                index_t, Work&);
+template void update_lower<double>(ComplexTile<double>, index_t, index_t, ComplexOperand<double>,
+                                   double, Work&);
+template void update_lower<float>(ComplexTile<float>, index_t, index_t, ComplexOperand<float>,
+                                  float, Work&);
+
+// complex_trsm(): B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), as a left solve:
+// the right one is op(A)^T X^T = alpha B^T, on the transposed storage.
+template <class R>
+void complex_trsm(Side side, Uplo uplo, Op op_a, Diag diag, Cx<R> alpha,
+                  const MatrixView<const Cx<R>>& a, const MatrixView<Cx<R>>& b, Exec& exec) {
+  using namespace level3_detail;
+  const char* routine = "trsm";
+  check_side(routine, side);
+  check_uplo(routine, uplo);
+  check_op(routine, "op_a", op_a, true);
+  check_diag(routine, diag);
+  check_views(routine, "A", a, "B", b);
+  check_side_order(routine, side, a.rows, a.cols, "B", b.rows, b.cols);
+  exec.stats = ExecStats{};
+  exec.stats.max_width_used = 1;
+  if (b.rows == 0 || b.cols == 0) return;
+  ComplexTile<R> x{b.data, b.row_stride(), b.col_stride()};
+  for (index_t j = 0; j < b.cols; ++j) {  // alpha == 0: A is not read
+    for (index_t i = 0; i < b.rows; ++i) x(i, j) = alpha == Cx<R>(0) ? Cx<R>(0) : times(alpha, x(i, j));
+  }
+  if (alpha == Cx<R>(0)) return;
+  ComplexOperand<R> t = complex_operand(a, op_a);
+  bool lower = (uplo == Uplo::lower) == (op_a == Op::none);
+  index_t n = b.rows;
+  index_t nrhs = b.cols;
+  if (side == Side::right) {
+    t = t.transposed();
+    x = x.transposed();
+    lower = !lower;
+    std::swap(n, nrhs);
+  }
+  Work work{exec, {}};
+  solve_left(lower, diag == Diag::unit, t, x, n, nrhs, work);
+  exec.stats = work.totals;
+  exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+}
+
+// complex_herk(): C = alpha op(A) op(A)^H + beta C on the uplo triangle; the upper one is the
+// lower triangle of C^T = conj(C), updated with conj(op(A)).
+template <class R>
+void complex_herk(Uplo uplo, Op op_a, R alpha, const MatrixView<const Cx<R>>& a, R beta,
+                  const MatrixView<Cx<R>>& c, Exec& exec) {
+  using namespace level3_detail;
+  const char* routine = "herk";
+  check_uplo(routine, uplo);
+  if (op_a != Op::none && op_a != Op::conj_transpose) {
+    throw InvalidArgument(routine, "op_a",
+                          "op_a = " + std::to_string(static_cast<int>(op_a)) +
+                              " is not Op::none or Op::conj_transpose");
+  }
+  check_views(routine, "A", a, "C", c);
+  check_square(routine, "C", c.rows, c.cols);
+  const index_t n = c.rows;
+  const index_t k = op_a == Op::none ? a.cols : a.rows;
+  check_rows(routine, "A", "op(A)", op_a == Op::none ? a.rows : a.cols, k, "C", c.rows, c.cols, n);
+  exec.stats = ExecStats{};
+  exec.stats.max_width_used = 1;
+  if (n == 0 || ((alpha == R(0) || k == 0) && beta == R(1))) return;
+  const bool lower = uplo == Uplo::lower;
+  const ComplexTile<R> tile{c.data, c.row_stride(), c.col_stride()};
+  const ComplexTile<R> triangle = lower ? tile : tile.transposed();
+  for (index_t j = 0; j < n; ++j) {  // beta == 0: C is not read
+    for (index_t i = j; i < n; ++i) {
+      Cx<R>& z = triangle(i, j);
+      z = beta == R(0) ? Cx<R>(0) : Cx<R>(beta * z.real(), i == j ? R(0) : beta * z.imag());
+    }
+  }
+  if (alpha == R(0) || k == 0) return;
+  ComplexOperand<R> op = complex_operand(a, op_a);
+  if (!lower) op.conj = !op.conj;
+  Work work{exec, {}};
+  update_lower(triangle, n, k, op, alpha, work);
+  exec.stats = work.totals;
+  exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
+}
+
+}  // namespace detail
+
+template <>
+void trsm<std::complex<double>>(Side side, Uplo uplo, Op op_a, Diag diag,
+                                std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a,
+                                MatrixView<std::complex<double>> b, Exec& exec) {
+  detail::complex_trsm<double>(side, uplo, op_a, diag, alpha, a, b, exec);
+}
+template <>
+void trsm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a,
+                               MatrixView<std::complex<float>> b, Exec& exec) {
+  detail::complex_trsm<float>(side, uplo, op_a, diag, alpha, a, b, exec);
+}
+
+void herk(Uplo uplo, Op op_a, double alpha, MatrixView<const std::complex<double>> a, double beta,
+          MatrixView<std::complex<double>> c, Exec& exec) {
+  detail::complex_herk<double>(uplo, op_a, alpha, a, beta, c, exec);
+}
+void herk(Uplo uplo, Op op_a, float alpha, MatrixView<const std::complex<float>> a, float beta,
+          MatrixView<std::complex<float>> c, Exec& exec) {
+  detail::complex_herk<float>(uplo, op_a, alpha, a, beta, c, exec);
+}
+
+}  // namespace teamla::linalg

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// complex_level3_test.cpp: trsm and herk in std::complex<double> and std::complex<float>
+// (linalg/src/level3/complex_triangular.cpp).
+//
+// Covers: trsm on every side, triangle, op (the conjugate transpose included) and diagonal, in
+// both layouts, against op(A) X = alpha B multiplied back in long double, with alpha zero
+// reading neither A nor B's values; herk on both triangles with op none and conjugate transpose,
+// real alpha and beta (zero included), the other triangle untouched and the diagonal's
+// imaginary parts zero; both on teams of 2; bad arguments throw.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "teamla/linalg/blas3.hpp"
+#include "teamla/team/pool.hpp"
+#include "teamla/team/team.hpp"
+
+namespace teamla::linalg {
+namespace {
+
+using Wide = std::complex<long double>;
+
+template <class Z>
+Wide wide(Z z) {
+  return {z.real(), z.imag()};
+}
+
+template <class Z>
+std::vector<Z> random_values(index_t count, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Z> v(static_cast<std::size_t>(count));
+  for (Z& z : v) z = Z(static_cast<typename Z::value_type>(u(rng)), static_cast<typename Z::value_type>(u(rng)));
+  return v;
+}
+
+template <class Z>
+double tolerance() {
+  return std::is_same_v<Z, std::complex<double>> ? 1e-11 : 1e-3;
+}
+
+template <class Z>
+Wide op_element(const MatrixView<const Z>& a, Op op, index_t i, index_t j) {
+  const Wide z = wide(op == Op::none ? a(i, j) : a(j, i));
+  return op == Op::conj_transpose ? std::conj(z) : z;
+}
+
+// check_trsm(): X from trsm, multiplied back by op(A) (only A's triangle, its diagonal 1 when
+// unit) against alpha B.
+template <class Z>
+void check_trsm(Side side, Uplo uplo, Op op, Diag diag, Layout layout, index_t m, index_t n,
+                team::Team* team) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(m * 31 + n));
+  const index_t order = side == Side::left ? m : n;
+  std::vector<Z> sa = random_values<Z>(order * order, rng);
+  const MatrixView<Z> a{sa.data(), order, order, order, layout};
+  // Off-diagonal entries of 1/order at most: well conditioned, the unit diagonal included.
+  for (Z& z : sa) z /= static_cast<typename Z::value_type>(order);
+  for (index_t i = 0; i < order; ++i) a(i, i) += Z(1, 0.5);
+  const std::vector<Z> sb = random_values<Z>(m * n, rng);
+  std::vector<Z> sx = sb;
+  const MatrixView<Z> x{sx.data(), m, n, layout == Layout::col_major ? m : n, layout};
+  const MatrixView<const Z> b{sb.data(), m, n, x.ld, layout};
+  const Z alpha(0.5, -0.25);
+  Exec exec;
+  exec.team = team;
+  trsm<Z>(side, uplo, op, diag, alpha, a, x, exec);
+  const MatrixView<const Z> ca = a;
+  const auto tri = [&](index_t i, index_t j) -> Wide {  // op(A) with only A's triangle read
+    const index_t r = op == Op::none ? i : j;
+    const index_t c = op == Op::none ? j : i;
+    if (r == c && diag == Diag::unit) return 1;
+    if ((uplo == Uplo::lower) ? r < c : r > c) return 0;
+    return op_element(ca, op, i, j);
+  };
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      Wide s = 0;
+      for (index_t p = 0; p < order; ++p) {
+        s += side == Side::left ? tri(i, p) * wide(x(p, j)) : wide(x(i, p)) * tri(p, j);
+      }
+      worst = std::max(worst, static_cast<double>(std::abs(s - wide(alpha) * wide(b(i, j)))));
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(order));
+}
+
+template <class Z>
+class ComplexLevel3 : public ::testing::Test {};
+using ComplexTypes = ::testing::Types<std::complex<double>, std::complex<float>>;
+TYPED_TEST_SUITE(ComplexLevel3, ComplexTypes);
+
+TYPED_TEST(ComplexLevel3, TrsmEveryCase) {
+  for (Side side : {Side::left, Side::right}) {
+    for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+      for (Op op : {Op::none, Op::transpose, Op::conj_transpose}) {
+        for (Diag diag : {Diag::non_unit, Diag::unit}) {
+          for (Layout layout : {Layout::col_major, Layout::row_major}) {
+            SCOPED_TRACE(::testing::Message()
+                         << "side " << int(side) << " uplo " << int(uplo) << " op " << int(op)
+                         << " diag " << int(diag) << " layout " << int(layout));
+            check_trsm<TypeParam>(side, uplo, op, diag, layout, 37, 23, nullptr);
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(ComplexLevel3, TrsmAlphaZeroWritesZeros) {
+  using Z = TypeParam;
+  const auto nan = std::numeric_limits<typename Z::value_type>::quiet_NaN();
+  std::vector<Z> a(9, Z(nan, nan));
+  std::vector<Z> b(6, Z(nan, 1));
+  Exec exec;
+  trsm<Z>(Side::left, Uplo::lower, Op::none, Diag::non_unit, Z(0), col_major<const Z>(a.data(), 3, 3),
+          col_major(b.data(), 3, 2), exec);
+  for (const Z& z : b) EXPECT_EQ(z, Z(0));
+}
+
+// check_herk(): the triangle against alpha op(A) op(A)^H + beta C in long double.
+template <class Z>
+void check_herk(Uplo uplo, Op op, typename Z::value_type alpha, typename Z::value_type beta,
+                index_t n, index_t k, team::Team* team) {
+  using R = typename Z::value_type;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(n + 7 * k));
+  const index_t ar = op == Op::none ? n : k;
+  const index_t ac = op == Op::none ? k : n;
+  std::vector<Z> sa = random_values<Z>(ar * ac, rng);
+  const MatrixView<const Z> a = col_major<const Z>(sa.data(), ar, ac);
+  const std::vector<Z> before = random_values<Z>(n * n, rng);
+  std::vector<Z> sc = before;
+  Exec exec;
+  exec.team = team;
+  herk(uplo, op, alpha, a, beta, col_major(sc.data(), n, n), exec);
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < n; ++i) {
+      const std::size_t at = static_cast<std::size_t>(i + j * n);
+      const bool in_triangle = uplo == Uplo::lower ? i >= j : i <= j;
+      if (!in_triangle) {
+        ASSERT_EQ(sc[at], before[at]) << "(" << i << ", " << j << ") outside the triangle";
+        continue;
+      }
+      Wide s = 0;
+      for (index_t p = 0; p < k; ++p) {
+        s += op_element(a, op, i, p) * std::conj(op_element(a, op, j, p));
+      }
+      Wide old = beta == R(0) ? Wide(0) : wide(before[at]);
+      if (i == j) old = old.real();
+      const Wide want = static_cast<long double>(alpha) * s + static_cast<long double>(beta) * old;
+      worst = std::max(worst, static_cast<double>(std::abs(wide(sc[at]) - want)));
+      if (i == j) {
+        EXPECT_EQ(sc[at].imag(), R(0));
+      }
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(k + 1));
+}
+
+TYPED_TEST(ComplexLevel3, HerkBothTrianglesAndOps) {
+  using R = typename TypeParam::value_type;
+  for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+    for (Op op : {Op::none, Op::conj_transpose}) {
+      for (const auto& [alpha, beta] : {std::pair<R, R>{R(0.75), R(-0.5)}, {R(1), R(0)},
+                                        {R(0), R(2)}}) {
+        SCOPED_TRACE(::testing::Message() << "uplo " << int(uplo) << " op " << int(op)
+                                          << " alpha " << alpha << " beta " << beta);
+        check_herk<TypeParam>(uplo, op, alpha, beta, 45, 70, nullptr);
+        check_herk<TypeParam>(uplo, op, alpha, beta, 3, 5, nullptr);
+      }
+    }
+  }
+}
+
+TEST(ComplexLevel3Arguments, BadArgumentsThrow) {
+  using Z = std::complex<double>;
+  std::vector<Z> a(16, Z(1)), c(16, Z(3));
+  Exec exec;
+  EXPECT_THROW(herk(Uplo::lower, Op::transpose, 1.0, col_major<const Z>(a.data(), 4, 4), 0.0,
+                    col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  EXPECT_THROW(herk(Uplo::lower, Op::none, 1.0, col_major<const Z>(a.data(), 3, 4), 0.0,
+                    col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  EXPECT_THROW(trsm<Z>(Side::left, Uplo::lower, Op::none, Diag::unit, Z(1),
+                       col_major<const Z>(a.data(), 3, 3), col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  for (const Z& z : c) EXPECT_EQ(z, Z(3));
+}
+
+class ComplexLevel3OnTeam : public ::testing::TestWithParam<std::size_t> {
+ protected:
+  void SetUp() override {
+    pool_ = team::Pool::builder().threads(GetParam()).build();
+    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
+  }
+  std::unique_ptr<team::Pool> pool_;
+  std::unique_ptr<team::Team> team_;
+};
+
+TEST_P(ComplexLevel3OnTeam, LargeSolvesAndUpdatesMatch) {
+  check_trsm<std::complex<double>>(Side::right, Uplo::lower, Op::conj_transpose, Diag::non_unit,
+                                   Layout::col_major, 300, 200, team_.get());
+  check_trsm<std::complex<float>>(Side::left, Uplo::upper, Op::none, Diag::unit,
+                                  Layout::row_major, 150, 260, team_.get());
+  check_herk<std::complex<double>>(Uplo::upper, Op::none, 1.0, 0.5, 260, 150, team_.get());
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, ComplexLevel3OnTeam, ::testing::Values(2));
+
+}  // namespace
+}  // namespace teamla::linalg
