@@ -74,23 +74,18 @@ int check_syrk(const SyrkArgs& a) {
 }
 
 int check_herk(const SyrkArgs& a) {
-  const bool trans_ok = same_letter(a.trans, 'N') || same_letter(a.trans, 'C');
-  return first_illegal({{!is_uplo_letter(a.uplo), 1},
-                        {!trans_ok, 2},
-                        {a.n < 0, 3},
-                        {a.k < 0, 4},
-                        {a.lda < rows_of(a.trans, a.n, a.k), 7},
-                        {a.ldc < std::max(1, a.n), 10}});
+  // zherk.f tests TRANS second, as dsyrk.f does, but 'T' is not among its letters.
+  if (is_uplo_letter(a.uplo) && same_letter(a.trans, 'T')) return 2;
+  return check_syrk(a);
 }
 
 int check_syr2k(const Syr2kArgs& a) {
-  return first_illegal({{!is_uplo_letter(a.uplo), 1},
-                        {!is_trans_letter(a.trans), 2},
-                        {a.n < 0, 3},
-                        {a.k < 0, 4},
-                        {a.lda < rows_of(a.trans, a.n, a.k), 7},
-                        {a.ldb < rows_of(a.trans, a.n, a.k), 9},
-                        {a.ldc < std::max(1, a.n), 12}});
+  // dsyr2k.f tests dsyrk.f's arguments in dsyrk.f's order, then LDB (9) and LDC (12).
+  if (const int info = check_syrk({a.uplo, a.trans, a.n, a.k, a.lda, std::max(1, a.n)})) {
+    return info;
+  }
+  return first_illegal(
+      {{a.ldb < rows_of(a.trans, a.n, a.k), 9}, {a.ldc < std::max(1, a.n), 12}});
 }
 
 int check_potrf(const PotrfArgs& a) {

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "gemm/complex_gemm.hpp"
+#include "gemm/planned_region.hpp"
 #include "gemm/wide_split.hpp"
 #include "isa_dispatch.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -196,24 +197,13 @@ void complex_product(const ComplexProduct<R>& p, Exec& exec) {
     plan = plan_region(RegionKind::gemm, sizeof(R), flops, exec);
     exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }
-  const std::uint64_t start_ns = plan.timed || plan.width > 1 ? team::monotonic_ns() : 0;
-  const bool wide =
-      plan.width > 1 && ws.try_prepare(plan.width) &&
-      run_wide(ks, plan.width, p, ws, *exec.team,
-               plan.park_members_after ? team::Team::Linger::park : team::Team::Linger::spin);
-  if (wide) {
-    exec.stats.max_width_used = plan.width;
-    exec.stats.sections = 1;
-  } else {
-    if (plan.width > 1) {
-      team::note_shortfall(team::Shortfall::memory,
-                           plan.width * pack_b_elems(complex_blocking(ks), p.n, p.k) * sizeof(R));
-    }
-    serial_product(ks, p, ws, buffers.rank);
-  }
-  if (start_ns != 0 && (wide || plan.width == 1)) {
-    record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
-  }
+  run_planned(
+      plan, exec, plan.width * pack_b_elems(complex_blocking(ks), p.n, p.k) * sizeof(R),
+      [&] {
+        return ws.try_prepare(plan.width) &&
+               run_wide(ks, plan.width, p, ws, *exec.team, linger_of(plan));
+      },
+      [&] { serial_product(ks, p, ws, buffers.rank); });
 }
 
 template void complex_product<double>(const ComplexProduct<double>&, Exec&);

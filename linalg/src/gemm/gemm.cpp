@@ -21,6 +21,7 @@
 
 #include "gemm/gemm_internal.hpp"
 #include "gemm/gemm_tiny.hpp"
+#include "gemm/planned_region.hpp"
 #include "gemm/small_blocks.hpp"
 #include "gemm/wide_split.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -552,27 +553,14 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
     plan = plan_region(RegionKind::gemm, sizeof(T), flops, exec);
     exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }
-  const std::uint64_t start_ns = plan.timed || plan.width > 1 ? team::monotonic_ns() : 0;
   // A wide run needs every rank's buffers; without the memory for them C is computed inline.
-  const bool wide =
-      plan.width > 1 && ws.try_prepare(plan.width) &&
-      run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c, ldc, ws, *exec.team,
-               plan.park_members_after ? team::Team::Linger::park : team::Team::Linger::spin);
-  if (wide) {
-    exec.stats.max_width_used = plan.width;
-    exec.stats.sections = 1;
-  } else {
-    if (plan.width > 1) {
-      team::note_shortfall(team::Shortfall::memory, 2 * pack_b_elems(ks, n, k) * sizeof(T));
-    }
-    gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, buffers.rank);
-  }
-  // A wide region is judged against running inline: only a wide run slower than that (a
-  // member that came back a scheduler slice late) counts as a loss; foreign load that merely
-  // slows both threads is not the section's fault. Timed inline regions teach the serial rate.
-  if (start_ns != 0 && (wide || plan.width == 1)) {
-    record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
-  }
+  run_planned(
+      plan, exec, 2 * pack_b_elems(ks, n, k) * sizeof(T),
+      [&] {
+        return ws.try_prepare(plan.width) && run_wide(ks, plan.width, m, n, k, alpha, a, b, beta,
+                                                      c, ldc, ws, *exec.team, linger_of(plan));
+      },
+      [&] { gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, buffers.rank); });
 }
 
 // gemm_inline(): gemm_serial on the calling thread, with the thread's workspace only if the

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "gemm/planned_region.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -55,7 +56,7 @@ void in_parts(Work& work, std::size_t scalar_bytes, double flops, index_t count,
           const auto u = static_cast<index_t>(unit);
           body(cut(u, units), cut(u + 1, units), part);
         },
-        plan.park_members_after ? team::Team::Linger::park : team::Team::Linger::spin);
+        linger_of(plan));
     work.totals.max_width_used = std::max(work.totals.max_width_used, width);
     work.totals.sections += 1;
   }
