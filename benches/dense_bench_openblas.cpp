@@ -89,8 +89,7 @@ class OpenblasArm {
     return info;
   }
   template <class T>
-    requires(!teamla::bench::kComplex<T>)
-  int potrs(long n, long nrhs, const T* a, T* b) {
+  requires(!teamla::bench::kComplex<T>) int potrs(long n, long nrhs, const T* a, T* b) {
     const int order = static_cast<int>(n);
     const int columns = static_cast<int>(nrhs);
     int info = 0;

@@ -61,7 +61,8 @@ std::vector<T> spd_matrix(long n, std::uint64_t seed) {
     a[static_cast<std::size_t>(j + j * n)] = static_cast<T>(kComplex<T> ? 2 * n : n);
     for (long i = j + 1; i < n; ++i) {
       T v = static_cast<T>(uniform(engine));
-      if constexpr (kComplex<T>) v = T(v.real(), static_cast<typename T::value_type>(uniform(engine)));
+      if constexpr (kComplex<T>)
+        v = T(v.real(), static_cast<typename T::value_type>(uniform(engine)));
       a[static_cast<std::size_t>(i + j * n)] = v;
       a[static_cast<std::size_t>(j + i * n)] = conjugate(v);
     }

@@ -183,19 +183,21 @@ template void CpuEngine::run_gemm<std::complex<double>>(
     Op, Op, std::complex<double>, const MatrixView<const std::complex<double>>&,
     const MatrixView<const std::complex<double>>&, std::complex<double>,
     const MatrixView<std::complex<double>>&);
-template void CpuEngine::run_gemm<std::complex<float>>(
-    Op, Op, std::complex<float>, const MatrixView<const std::complex<float>>&,
-    const MatrixView<const std::complex<float>>&, std::complex<float>,
-    const MatrixView<std::complex<float>>&);
+template void CpuEngine::run_gemm<std::complex<float>>(Op, Op, std::complex<float>,
+                                                       const MatrixView<const std::complex<float>>&,
+                                                       const MatrixView<const std::complex<float>>&,
+                                                       std::complex<float>,
+                                                       const MatrixView<std::complex<float>>&);
 template index_t CpuEngine::run_potrf<std::complex<double>>(Uplo, MatrixView<std::complex<double>>);
 template index_t CpuEngine::run_potrf<std::complex<float>>(Uplo, MatrixView<std::complex<float>>);
-template void CpuEngine::run_potrs<std::complex<double>>(
-    Uplo, MatrixView<const std::complex<double>>, MatrixView<std::complex<double>>);
+template void CpuEngine::run_potrs<std::complex<double>>(Uplo,
+                                                         MatrixView<const std::complex<double>>,
+                                                         MatrixView<std::complex<double>>);
 template void CpuEngine::run_potrs<std::complex<float>>(Uplo, MatrixView<const std::complex<float>>,
-                                                         MatrixView<std::complex<float>>);
+                                                        MatrixView<std::complex<float>>);
 template void CpuEngine::run_solve_spd<std::complex<double>>(MatrixView<std::complex<double>>,
-                                                              MatrixView<std::complex<double>>);
+                                                             MatrixView<std::complex<double>>);
 template void CpuEngine::run_solve_spd<std::complex<float>>(MatrixView<std::complex<float>>,
-                                                             MatrixView<std::complex<float>>);
+                                                            MatrixView<std::complex<float>>);
 
 }  // namespace teamla::engine

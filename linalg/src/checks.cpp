@@ -248,13 +248,11 @@ template void check_potrf<std::complex<double>>(Uplo, const MatrixView<std::comp
                                                 const char*);
 template void check_potrf<std::complex<float>>(Uplo, const MatrixView<std::complex<float>>&,
                                                const char*);
-template void check_potrs<std::complex<double>>(Uplo,
-                                                const MatrixView<const std::complex<double>>&,
+template void check_potrs<std::complex<double>>(Uplo, const MatrixView<const std::complex<double>>&,
                                                 const MatrixView<std::complex<double>>&,
                                                 const char*);
 template void check_potrs<std::complex<float>>(Uplo, const MatrixView<const std::complex<float>>&,
-                                               const MatrixView<std::complex<float>>&,
-                                               const char*);
+                                               const MatrixView<std::complex<float>>&, const char*);
 
 // T is a type: it cannot be parenthesised.
 // NOLINTBEGIN(bugprone-macro-parentheses)

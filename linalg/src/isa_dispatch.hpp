@@ -100,8 +100,8 @@ template <class T>
 using PackA1m = void (*)(index_t half_mr, index_t rows, index_t kc, const std::complex<T>* a,
                          index_t rs, index_t cs, bool conj, std::complex<T> alpha, T* dst);
 template <class T>
-using PackB1m = void (*)(index_t nr, index_t kc, index_t cols, const std::complex<T>* b,
-                         index_t rs, index_t cs, bool conj, T* dst);
+using PackB1m = void (*)(index_t nr, index_t kc, index_t cols, const std::complex<T>* b, index_t rs,
+                         index_t cs, bool conj, T* dst);
 
 // KernelFns: what one kernel file provides.
 template <class T>

@@ -198,8 +198,8 @@ struct ComplexCall {
       }
     }
     for (int i = 0; i < n; ++i) {
-      worst = std::max(worst, std::abs(Z(solution[2 * i], solution[2 * i + 1]) -
-                                       Z(x[2 * i], x[2 * i + 1])) * n);
+      worst = std::max(
+          worst, std::abs(Z(solution[2 * i], solution[2 * i + 1]) - Z(x[2 * i], x[2 * i + 1])) * n);
     }
     return info == 0 && worst < 1e-9 * n;
   }
@@ -225,7 +225,8 @@ class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>>
 };
 
 // EveryRoutine: dgemm_ at 64 and 600, dpotrf_ + dpotrs_, dgesv_, dtrsm_, dsyrk_ and sgemm_
-// at `size`, zgemm_ and zposv_ at half of it, made under the fault that `arm` sets and checked after it is lifted.
+// at `size`, zgemm_ and zposv_ at half of it, made under the fault that `arm` sets and checked
+// after it is lifted.
 struct EveryRoutine {
   explicit EveryRoutine(int size) : cholesky(size), lu(size), others(size), complex(size / 2) {}
   template <class Arm>

@@ -39,8 +39,8 @@ std::vector<Z> hpd(index_t n, std::mt19937_64& rng, double diagonal_imag = 0) {
       std::complex<double> s = i == j ? 1.0 : 0.0;
       for (index_t k = 0; k < n; ++k) s += g[i + k * n] * std::conj(g[j + k * n]) / double(n);
       if (i == j) s = {s.real(), diagonal_imag};
-      a[static_cast<std::size_t>(i + j * n)] = Z(static_cast<Real<Z>>(s.real()),
-                                                static_cast<Real<Z>>(s.imag()));
+      a[static_cast<std::size_t>(i + j * n)] =
+          Z(static_cast<Real<Z>>(s.real()), static_cast<Real<Z>>(s.imag()));
     }
   }
   return a;
@@ -167,9 +167,9 @@ TEST(ComplexCholeskyArguments, BadArgumentsThrowBeforeWriting) {
   EXPECT_THROW((void)potrf<Z>(static_cast<Uplo>(9), col_major(a.data(), 3, 3), exec),
                InvalidArgument);
   std::vector<Z> b(8, Z(1));
-  EXPECT_THROW(potrs<Z>(Uplo::lower, col_major<const Z>(a.data(), 3, 3), col_major(b.data(), 4, 2),
-                        exec),
-               InvalidArgument);
+  EXPECT_THROW(
+      potrs<Z>(Uplo::lower, col_major<const Z>(a.data(), 3, 3), col_major(b.data(), 4, 2), exec),
+      InvalidArgument);
   for (const Z& z : a) EXPECT_EQ(z, Z(2));
   for (const Z& z : b) EXPECT_EQ(z, Z(1));
 }

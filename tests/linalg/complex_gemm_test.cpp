@@ -36,7 +36,8 @@ struct Stored {
 };
 
 template <class Z>
-Stored<Z> random_matrix(index_t rows, index_t cols, Layout layout, index_t pad, std::mt19937_64& rng) {
+Stored<Z> random_matrix(index_t rows, index_t cols, Layout layout, index_t pad,
+                        std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
   const index_t ld = (layout == Layout::col_major ? rows : cols) + pad;
   const index_t outer = layout == Layout::col_major ? cols : rows;
@@ -70,10 +71,10 @@ template <class Z>
 void check_product(const Case& t, Z alpha, Z beta, Exec& exec, std::mt19937_64& rng) {
   using R = typename Z::value_type;
   const index_t pad = 3;
-  Stored<Z> a = random_matrix<Z>(t.op_a == Op::none ? t.m : t.k,
-                                 t.op_a == Op::none ? t.k : t.m, t.layout, pad, rng);
-  Stored<Z> b = random_matrix<Z>(t.op_b == Op::none ? t.k : t.n,
-                                 t.op_b == Op::none ? t.n : t.k, t.layout, pad, rng);
+  Stored<Z> a = random_matrix<Z>(t.op_a == Op::none ? t.m : t.k, t.op_a == Op::none ? t.k : t.m,
+                                 t.layout, pad, rng);
+  Stored<Z> b = random_matrix<Z>(t.op_b == Op::none ? t.k : t.n, t.op_b == Op::none ? t.n : t.k,
+                                 t.layout, pad, rng);
   Stored<Z> c = random_matrix<Z>(t.m, t.n, t.layout, pad, rng);
   const std::vector<Z> c_before = c.data;
   gemm<Z>(t.op_a, t.op_b, alpha, a.view, b.view, beta, c.view, exec);
@@ -92,13 +93,13 @@ void check_product(const Case& t, Z alpha, Z beta, Exec& exec, std::mt19937_64& 
       const index_t at = &c.view(i, j) - c.data.data();
       const Z old = c_before[static_cast<std::size_t>(at)];
       const Wide want = wa * sum + (beta == Z(0) ? Wide(0) : wb * Wide(old.real(), old.imag()));
-      const long double bound = (4.0L * static_cast<long double>(t.k) + 16) *
-                                std::numeric_limits<R>::epsilon() *
-                                (std::abs(wa) * mag + std::abs(wb) * std::abs(Wide(old.real(), old.imag())) + 1);
+      const long double bound =
+          (4.0L * static_cast<long double>(t.k) + 16) * std::numeric_limits<R>::epsilon() *
+          (std::abs(wa) * mag + std::abs(wb) * std::abs(Wide(old.real(), old.imag())) + 1);
       const Z got = c.view(i, j);
       if (!(std::abs(Wide(got.real(), got.imag()) - want) <= bound) && bad++ < 3) {
-        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", want (" << want.real()
-                      << "," << want.imag() << ")";
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", want (" << want.real() << ","
+                      << want.imag() << ")";
       }
     }
   }
@@ -137,13 +138,13 @@ TYPED_TEST(ComplexGemm, EveryOpPairLayoutAndIsaMatchesTheLoops) {
       for (Op op_b : kOps) {
         for (Layout layout : {Layout::col_major, Layout::row_major}) {
           for (const auto& [m, n, k] : {std::tuple<index_t, index_t, index_t>{1, 1, 1},
-                                       {13, 9, 5},
-                                       {37, 19, 41},
-                                       {64, 64, 64}}) {
+                                        {13, 9, 5},
+                                        {37, 19, 41},
+                                        {64, 64, 64}}) {
             SCOPED_TRACE(::testing::Message()
                          << detail::isa_name(isa) << " ops " << static_cast<int>(op_a)
-                         << static_cast<int>(op_b) << " layout " << static_cast<int>(layout)
-                         << " " << m << "x" << n << "x" << k);
+                         << static_cast<int>(op_b) << " layout " << static_cast<int>(layout) << " "
+                         << m << "x" << n << "x" << k);
             Exec exec;
             check_product<Z>({m, n, k, op_a, op_b, layout}, Z(0.5, -1.25), Z(-0.75, 0.5), exec,
                              rng);
@@ -177,10 +178,10 @@ TYPED_TEST(ComplexGemm, TinyBlockingCrossesManyPanels) {
     detail::force_isa(isa);
     detail::force_blocking(1, 4, 1, 0);  // mc = MR, kc 4 (2 complex), nc = NR
     Exec exec;
-    check_product<Z>({50, 29, 23, Op::transpose, Op::conj_transpose, Layout::col_major},
-                     Z(1, 1), Z(0, -1), exec, rng);
-    check_product<Z>({31, 47, 9, Op::none, Op::transpose, Layout::row_major}, Z(2, 0), Z(1),
-                     exec, rng);
+    check_product<Z>({50, 29, 23, Op::transpose, Op::conj_transpose, Layout::col_major}, Z(1, 1),
+                     Z(0, -1), exec, rng);
+    check_product<Z>({31, 47, 9, Op::none, Op::transpose, Layout::row_major}, Z(2, 0), Z(1), exec,
+                     rng);
   }
 }
 
@@ -212,10 +213,10 @@ TEST(ComplexGemmArguments, BadOpsAndShapesThrowBeforeWriting) {
   for (const Z& z : c) EXPECT_EQ(z, Z(5));
   // The real routines take none or transpose only.
   std::vector<double> r(16, 1.0);
-  EXPECT_THROW(gemm<double>(Op::conj_transpose, Op::none, 1.0, col_major<const double>(r.data(), 4, 4),
-                            col_major<const double>(r.data(), 4, 4), 0.0,
-                            col_major(r.data(), 4, 4), exec),
-               InvalidArgument);
+  EXPECT_THROW(
+      gemm<double>(Op::conj_transpose, Op::none, 1.0, col_major<const double>(r.data(), 4, 4),
+                   col_major<const double>(r.data(), 4, 4), 0.0, col_major(r.data(), 4, 4), exec),
+      InvalidArgument);
 }
 
 class ComplexGemmOnTeam : public ::testing::TestWithParam<std::size_t> {
@@ -237,8 +238,8 @@ class ComplexGemmOnTeam : public ::testing::TestWithParam<std::size_t> {
 TEST_P(ComplexGemmOnTeam, LargeProductsRunWideAndMatch) {
   std::mt19937_64 rng(17);
   const Case cases[] = {
-      {301, 97, 120, Op::none, Op::none, Layout::col_major},              // rows split
-      {64, 300, 150, Op::conj_transpose, Op::none, Layout::col_major},    // columns split
+      {301, 97, 120, Op::none, Op::none, Layout::col_major},            // rows split
+      {64, 300, 150, Op::conj_transpose, Op::none, Layout::col_major},  // columns split
       {150, 160, 130, Op::transpose, Op::conj_transpose, Layout::row_major},
   };
   for (const Case& t : cases) {

@@ -34,7 +34,8 @@ template <class Z>
 std::vector<Z> random_values(index_t count, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<Z> v(static_cast<std::size_t>(count));
-  for (Z& z : v) z = Z(static_cast<typename Z::value_type>(u(rng)), static_cast<typename Z::value_type>(u(rng)));
+  for (Z& z : v)
+    z = Z(static_cast<typename Z::value_type>(u(rng)), static_cast<typename Z::value_type>(u(rng)));
   return v;
 }
 
@@ -118,8 +119,8 @@ TYPED_TEST(ComplexLevel3, TrsmAlphaZeroWritesZeros) {
   std::vector<Z> a(9, Z(nan, nan));
   std::vector<Z> b(6, Z(nan, 1));
   Exec exec;
-  trsm<Z>(Side::left, Uplo::lower, Op::none, Diag::non_unit, Z(0), col_major<const Z>(a.data(), 3, 3),
-          col_major(b.data(), 3, 2), exec);
+  trsm<Z>(Side::left, Uplo::lower, Op::none, Diag::non_unit, Z(0),
+          col_major<const Z>(a.data(), 3, 3), col_major(b.data(), 3, 2), exec);
   for (const Z& z : b) EXPECT_EQ(z, Z(0));
 }
 
@@ -167,10 +168,10 @@ TYPED_TEST(ComplexLevel3, HerkBothTrianglesAndOps) {
   using R = typename TypeParam::value_type;
   for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
     for (Op op : {Op::none, Op::conj_transpose}) {
-      for (const auto& [alpha, beta] : {std::pair<R, R>{R(0.75), R(-0.5)}, {R(1), R(0)},
-                                        {R(0), R(2)}}) {
-        SCOPED_TRACE(::testing::Message() << "uplo " << int(uplo) << " op " << int(op)
-                                          << " alpha " << alpha << " beta " << beta);
+      for (const auto& [alpha, beta] :
+           {std::pair<R, R>{R(0.75), R(-0.5)}, {R(1), R(0)}, {R(0), R(2)}}) {
+        SCOPED_TRACE(::testing::Message() << "uplo " << int(uplo) << " op " << int(op) << " alpha "
+                                          << alpha << " beta " << beta);
         check_herk<TypeParam>(uplo, op, alpha, beta, 45, 70, nullptr);
         check_herk<TypeParam>(uplo, op, alpha, beta, 3, 5, nullptr);
       }
@@ -207,8 +208,8 @@ class ComplexLevel3OnTeam : public ::testing::TestWithParam<std::size_t> {
 TEST_P(ComplexLevel3OnTeam, LargeSolvesAndUpdatesMatch) {
   check_trsm<std::complex<double>>(Side::right, Uplo::lower, Op::conj_transpose, Diag::non_unit,
                                    Layout::col_major, 300, 200, team_.get());
-  check_trsm<std::complex<float>>(Side::left, Uplo::upper, Op::none, Diag::unit,
-                                  Layout::row_major, 150, 260, team_.get());
+  check_trsm<std::complex<float>>(Side::left, Uplo::upper, Op::none, Diag::unit, Layout::row_major,
+                                  150, 260, team_.get());
   check_herk<std::complex<double>>(Uplo::upper, Op::none, 1.0, 0.5, 260, 150, team_.get());
 }
 

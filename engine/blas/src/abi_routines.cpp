@@ -314,8 +314,8 @@ template int herk<std::complex<float>>(const SyrkArgs&, float, const std::comple
                                        std::complex<float>*);
 template int posv<std::complex<double>>(const PosvArgs&, std::complex<double>*,
                                         std::complex<double>*, int*);
-template int posv<std::complex<float>>(const PosvArgs&, std::complex<float>*,
-                                       std::complex<float>*, int*);
+template int posv<std::complex<float>>(const PosvArgs&, std::complex<float>*, std::complex<float>*,
+                                       int*);
 template int potrf<std::complex<double>>(const PotrfArgs&, std::complex<double>*, int*);
 template int potrf<std::complex<float>>(const PotrfArgs&, std::complex<float>*, int*);
 template int potrs<std::complex<double>>(const PotrsArgs&, const std::complex<double>*,
@@ -324,8 +324,8 @@ template int potrs<std::complex<float>>(const PotrsArgs&, const std::complex<flo
                                         std::complex<float>*);
 template int gemm_on_engine<std::complex<double>>(const GemmArgs&, std::complex<double>,
                                                   const std::complex<double>*,
-                                                  const std::complex<double>*,
-                                                  std::complex<double>, std::complex<double>*);
+                                                  const std::complex<double>*, std::complex<double>,
+                                                  std::complex<double>*);
 template int gemm_on_engine<std::complex<float>>(const GemmArgs&, std::complex<float>,
                                                  const std::complex<float>*,
                                                  const std::complex<float>*, std::complex<float>,

@@ -84,8 +84,7 @@ int check_syr2k(const Syr2kArgs& a) {
   if (const int info = check_syrk({a.uplo, a.trans, a.n, a.k, a.lda, std::max(1, a.n)})) {
     return info;
   }
-  return first_illegal(
-      {{a.ldb < rows_of(a.trans, a.n, a.k), 9}, {a.ldc < std::max(1, a.n), 12}});
+  return first_illegal({{a.ldb < rows_of(a.trans, a.n, a.k), 9}, {a.ldc < std::max(1, a.n), 12}});
 }
 
 int check_potrf(const PotrfArgs& a) {

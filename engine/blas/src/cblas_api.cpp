@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk, cblas_[ds]syrk, cblas_[ds]symm,
-// cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the Fortran-convention
-// routine on the same storage (cblas_decode.hpp maps the call and numbers its errors).
+// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk, cblas_[ds]syrk,
+// cblas_[ds]symm, cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the
+// Fortran-convention routine on the same storage (cblas_decode.hpp maps the call and numbers its
+// errors).
 #include <complex>
 
 #include "abi_routines.hpp"
@@ -120,8 +121,8 @@ TEAMLA_BLAS_EXPORT void cblas_zgemm(int layout, int trans_a, int trans_b, int m,
                                     int ldb, const void* beta, void* c, int ldc) {
   using Z = std::complex<double>;
   cblas_gemm(Entry::cblas_zgemm, "cblas_zgemm", layout, trans_a, trans_b, m, n, k,
-             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
-             static_cast<const Z*>(b), ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda, static_cast<const Z*>(b),
+             ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_cgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
@@ -129,8 +130,8 @@ TEAMLA_BLAS_EXPORT void cblas_cgemm(int layout, int trans_a, int trans_b, int m,
                                     int ldb, const void* beta, void* c, int ldc) {
   using C = std::complex<float>;
   cblas_gemm(Entry::cblas_cgemm, "cblas_cgemm", layout, trans_a, trans_b, m, n, k,
-             *static_cast<const C*>(alpha), static_cast<const C*>(a), lda,
-             static_cast<const C*>(b), ldb, *static_cast<const C*>(beta), static_cast<C*>(c), ldc);
+             *static_cast<const C*>(alpha), static_cast<const C*>(a), lda, static_cast<const C*>(b),
+             ldb, *static_cast<const C*>(beta), static_cast<C*>(c), ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dtrsm(int layout, int side, int uplo, int trans_a, int diag, int m,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [ds]syrk_, [ds]symm_, [ds]trmm_,
-// [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [ds]getrf_, [ds]getrs_, [ds]gesv_,
-// [ds]getri_, [ds]laswp_, as gfortran calls them: every argument
-// by reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of
-// the character arguments after the last argument; these routines read one character of each and
-// never the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [ds]syrk_, [ds]symm_,
+// [ds]trmm_, [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [ds]getrf_, [ds]getrs_,
+// [ds]gesv_, [ds]getri_, [ds]laswp_, as gfortran calls them: every argument by reference,
+// column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the character
+// arguments after the last argument; these routines read one character of each and never the
+// lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
 #include <complex>
 
 #include "abi_routines.hpp"

@@ -192,8 +192,8 @@ void complex_product(const ComplexProduct<R>& p, Exec& exec) {
   RegionPlan plan;
   if (exec.team != nullptr) {
     // The real kernel's flops at depth 2k over 2m rows: the width model's rates apply as they are.
-    const double flops = 8.0 * static_cast<double>(p.m) * static_cast<double>(p.n) *
-                         static_cast<double>(p.k);
+    const double flops =
+        8.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
     plan = plan_region(RegionKind::gemm, sizeof(R), flops, exec);
     exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }
@@ -223,9 +223,8 @@ void complex_gemm(Op op_a, Op op_b, Cx<R> alpha, const MatrixView<const Cx<R>>& 
   if (c.layout == Layout::col_major) {
     complex_product<R>({c.rows, c.cols, k, alpha, oa, ob, beta, c.data, c.ld}, exec);
   } else {
-    complex_product<R>({c.cols, c.rows, k, alpha, ob.transposed(), oa.transposed(), beta, c.data,
-                        c.ld},
-                       exec);
+    complex_product<R>(
+        {c.cols, c.rows, k, alpha, ob.transposed(), oa.transposed(), beta, c.data, c.ld}, exec);
   }
 }
 

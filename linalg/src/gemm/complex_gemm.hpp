@@ -53,7 +53,9 @@ struct ComplexTile {
   index_t cs = 0;
 
   [[nodiscard]] Cx<R>& operator()(index_t i, index_t j) const { return data[i * rs + j * cs]; }
-  [[nodiscard]] ComplexTile at(index_t i, index_t j) const { return {data + i * rs + j * cs, rs, cs}; }
+  [[nodiscard]] ComplexTile at(index_t i, index_t j) const {
+    return {data + i * rs + j * cs, rs, cs};
+  }
   [[nodiscard]] ComplexTile transposed() const { return {data, cs, rs}; }
   // operand(): the tile as an operand, conjugated where `conj`.
   [[nodiscard]] ComplexOperand<R> operand(bool conj = false) const { return {data, rs, cs, conj}; }

@@ -557,8 +557,8 @@ void gemm_strided(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Stride
   run_planned(
       plan, exec, 2 * pack_b_elems(ks, n, k) * sizeof(T),
       [&] {
-        return ws.try_prepare(plan.width) && run_wide(ks, plan.width, m, n, k, alpha, a, b, beta,
-                                                      c, ldc, ws, *exec.team, linger_of(plan));
+        return ws.try_prepare(plan.width) && run_wide(ks, plan.width, m, n, k, alpha, a, b, beta, c,
+                                                      ldc, ws, *exec.team, linger_of(plan));
       },
       [&] { gemm_serial(ks, m, n, k, alpha, a, b, beta, c, ldc, ws, buffers.rank); });
 }

@@ -11,8 +11,8 @@
 
 #include "gemm/planned_region.hpp"
 #include "level3/level3_internal.hpp"
-#include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/errors.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/team.hpp"
@@ -60,7 +60,10 @@ void in_parts(Work& work, std::size_t scalar_bytes, double flops, index_t count,
     work.totals.max_width_used = std::max(work.totals.max_width_used, width);
     work.totals.sections += 1;
   }
-  if (start_ns != 0) record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  // Only a region run at its planned width teaches the planner (a single part runs inline).
+  if (start_ns != 0 && width == plan.width) {
+    record_region(plan, static_cast<double>(team::monotonic_ns() - start_ns));
+  }
 }
 
 // substitute(): T X = B for X in place of B (n x nrhs), T (n x n) lower or upper, unit or not:
@@ -150,8 +153,8 @@ void update_triangle(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a
 template <class R>
 void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
                 index_t nrhs, Work& work) {
-  const double flops = 4.0 * static_cast<double>(n) * static_cast<double>(n) *
-                       static_cast<double>(nrhs);
+  const double flops =
+      4.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nrhs);
   in_parts(
       work, sizeof(R), flops, nrhs, [nrhs](index_t u, index_t units) { return nrhs * u / units; },
       [&](index_t j0, index_t j1, Work& part) {
@@ -164,8 +167,8 @@ void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, in
 template <class R>
 void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
                   Work& work) {
-  const double flops = 4.0 * static_cast<double>(n) * static_cast<double>(n + 1) *
-                       static_cast<double>(k);
+  const double flops =
+      4.0 * static_cast<double>(n) * static_cast<double>(n + 1) * static_cast<double>(k);
   // The columns [0, j) of the triangle hold n^2 - (n - j)^2 of its n^2 (twice the area): part u
   // of `units` starts where that is u / units of it.
   const auto cut = [n](index_t u, index_t units) {
@@ -209,10 +212,14 @@ void complex_trsm(Side side, Uplo uplo, Op op_a, Diag diag, Cx<R> alpha,
   exec.stats.max_width_used = 1;
   if (b.rows == 0 || b.cols == 0) return;
   ComplexTile<R> x{b.data, b.row_stride(), b.col_stride()};
-  for (index_t j = 0; j < b.cols; ++j) {  // alpha == 0: A is not read
-    for (index_t i = 0; i < b.rows; ++i) x(i, j) = alpha == Cx<R>(0) ? Cx<R>(0) : times(alpha, x(i, j));
+  if (alpha != Cx<R>(1)) {
+    for (index_t j = 0; j < b.cols; ++j) {
+      for (index_t i = 0; i < b.rows; ++i) {
+        x(i, j) = alpha == Cx<R>(0) ? Cx<R>(0) : times(alpha, x(i, j));
+      }
+    }
   }
-  if (alpha == Cx<R>(0)) return;
+  if (alpha == Cx<R>(0)) return;  // A is not read
   ComplexOperand<R> t = complex_operand(a, op_a);
   bool lower = (uplo == Uplo::lower) == (op_a == Op::none);
   index_t n = b.rows;

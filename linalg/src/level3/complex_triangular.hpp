@@ -53,7 +53,6 @@ void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, in
 // upper triangle is not written, and the diagonal's imaginary parts are set to zero (as zherk
 // does).
 template <class R>
-void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
-                  Work& work);
+void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha, Work& work);
 
 }  // namespace teamla::linalg::detail

@@ -7,10 +7,10 @@
 //   engine.gemm(Op::none, Op::none, 1.0, a, b, 0.0, c.block(0, 0, m, n));
 //
 // Any Eigen dense expression with direct access (Matrix, Map, Ref, Block of those) of double
-// or float (or std::complex of either, for gemm) adapts, in either storage order: the view aliases its storage (data(),
-// outerStride(), IsRowMajor). Read-only expressions (Map<const ...>, Ref<const ...>, const
-// objects) are accepted as inputs and rejected at compile time as outputs. A non-unit inner
-// stride (e.g. Map with InnerStride<2>) throws linalg::InvalidArgument: teamla's views have
+// or float (or std::complex of either, for gemm) adapts, in either storage order: the view aliases
+// its storage (data(), outerStride(), IsRowMajor). Read-only expressions (Map<const ...>, Ref<const
+// ...>, const objects) are accepted as inputs and rejected at compile time as outputs. A non-unit
+// inner stride (e.g. Map with InnerStride<2>) throws linalg::InvalidArgument: teamla's views have
 // unit inner stride. Products, sums and other lazy expressions do not adapt (no direct
 // access): evaluate them first.
 #pragma once
