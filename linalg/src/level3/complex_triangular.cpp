@@ -66,12 +66,37 @@ void in_parts(Work& work, std::size_t scalar_bytes, double flops, index_t count,
   }
 }
 
-// substitute(): T X = B for X in place of B (n x nrhs), T (n x n) lower or upper, unit or not:
-// the textbook loops, a row of X at a time across B's columns (contiguous in potrf's transposed
-// solves).
+// substitute_columns(): substitute() a column of B at a time, for a B whose columns are
+// contiguous: a leaf's rows of a column share a cache line or two, where a row of B a leading
+// dimension apart would take a line (and a page) per element.
+template <class R>
+void substitute_columns(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                        index_t nrhs) {
+  Cx<R> inverse[kLeaf];
+  for (index_t i = 0; i < n; ++i) inverse[i] = unit ? Cx<R>(1) : Cx<R>(1) / element(t, i, i);
+  for (index_t j = 0; j < nrhs; ++j) {
+    Cx<R>* x = &b(0, j);
+    for (index_t s = 0; s < n; ++s) {
+      const index_t i = lower ? s : n - 1 - s;
+      const index_t k0 = lower ? 0 : i + 1;
+      const index_t k1 = lower ? i : n;
+      Cx<R> sum = x[i];
+      for (index_t k = k0; k < k1; ++k) sum -= times(element(t, i, k), x[k]);
+      x[i] = unit ? sum : times(sum, inverse[i]);
+    }
+  }
+}
+
+// substitute(): T X = B for X in place of B (n x nrhs, n <= kLeaf), T (n x n) lower or upper,
+// unit or not: the textbook loops, by columns of B where they are contiguous, else a row of X
+// at a time across B's columns (contiguous in potrf's transposed solves).
 template <class R>
 void substitute(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
                 index_t nrhs) {
+  if (b.rs == 1) {
+    substitute_columns(lower, unit, t, b, n, nrhs);
+    return;
+  }
   // row(i)[j * step] is b(i, j); with step 1 (B's rows contiguous) the loops vectorize.
   const auto solve = [&](index_t step) {
     const auto row = [&](index_t i) { return reinterpret_cast<R*>(&b(i, 0)); };
