@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // complex_gemm.hpp (internal): the complex product on strided operands, for the complex
-// routines built on it (factor/complex_cholesky.cpp).
+// routines built on it (level3/complex_triangular.cpp, factor/complex_cholesky.cpp).
 //
 //   complex_product(p, exec)  C = alpha op(A) op(B) + beta C, C column-major, at the width that
 //                             pays (width.hpp); fills exec.stats. All arguments valid.
@@ -60,9 +60,6 @@ struct ComplexTile {
   // operand(): the tile as an operand, conjugated where `conj`.
   [[nodiscard]] ComplexOperand<R> operand(bool conj = false) const { return {data, rs, cs, conj}; }
 };
-
-template <class R>
-using Cx = std::complex<R>;
 
 // ComplexProduct: C = alpha op(A) op(B) + beta C, C column-major (m x n, ldc), validated.
 template <class R>
