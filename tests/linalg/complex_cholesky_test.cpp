@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "linalg/team_param_test.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
@@ -174,15 +175,7 @@ TEST(ComplexCholeskyArguments, BadArgumentsThrowBeforeWriting) {
   for (const Z& z : b) EXPECT_EQ(z, Z(1));
 }
 
-class ComplexCholeskyOnTeam : public ::testing::TestWithParam<std::size_t> {
- protected:
-  void SetUp() override {
-    pool_ = team::Pool::builder().threads(GetParam()).build();
-    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
-  }
-  std::unique_ptr<team::Pool> pool_;
-  std::unique_ptr<team::Team> team_;
-};
+using ComplexCholeskyOnTeam = test::TeamParamTest;
 
 TEST_P(ComplexCholeskyOnTeam, FactorReproducesTheMatrix) {
   for (Uplo uplo : {Uplo::lower, Uplo::upper}) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "isa_dispatch.hpp"
+#include "linalg/team_param_test.hpp"
 #include "plan/width_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
@@ -219,21 +220,7 @@ TEST(ComplexGemmArguments, BadOpsAndShapesThrowBeforeWriting) {
       InvalidArgument);
 }
 
-class ComplexGemmOnTeam : public ::testing::TestWithParam<std::size_t> {
- protected:
-  void SetUp() override {
-    detail::set_section_observation(false);  // width decisions from the table only
-    pool_ = team::Pool::builder().threads(GetParam()).build();
-    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
-  }
-  void TearDown() override {
-    team_.reset();
-    pool_.reset();
-    detail::set_section_observation(true);
-  }
-  std::unique_ptr<team::Pool> pool_;
-  std::unique_ptr<team::Team> team_;
-};
+using ComplexGemmOnTeam = test::TeamParamTest;
 
 TEST_P(ComplexGemmOnTeam, LargeProductsRunWideAndMatch) {
   std::mt19937_64 rng(17);

@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "linalg/team_param_test.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/team/pool.hpp"
 #include "teamla/team/team.hpp"
@@ -195,15 +196,7 @@ TEST(ComplexLevel3Arguments, BadArgumentsThrow) {
   for (const Z& z : c) EXPECT_EQ(z, Z(3));
 }
 
-class ComplexLevel3OnTeam : public ::testing::TestWithParam<std::size_t> {
- protected:
-  void SetUp() override {
-    pool_ = team::Pool::builder().threads(GetParam()).build();
-    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
-  }
-  std::unique_ptr<team::Pool> pool_;
-  std::unique_ptr<team::Team> team_;
-};
+using ComplexLevel3OnTeam = test::TeamParamTest;
 
 TEST_P(ComplexLevel3OnTeam, LargeSolvesAndUpdatesMatch) {
   check_trsm<std::complex<double>>(Side::right, Uplo::lower, Op::conj_transpose, Diag::non_unit,

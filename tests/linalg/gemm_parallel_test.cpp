@@ -16,6 +16,7 @@
 #include "gemm/wide_split.hpp"
 #include "isa_dispatch.hpp"
 #include "linalg/naive.hpp"
+#include "linalg/team_param_test.hpp"
 #include "plan/width_internal.hpp"
 #include "team/held_worker.hpp"
 #include "teamla/linalg/blas3.hpp"
@@ -71,22 +72,7 @@ ExecStats run_on_team(team::Team* team, const Problem& p, std::size_t max_width 
   return exec.stats;
 }
 
-class GemmOnTeam : public ::testing::TestWithParam<std::size_t> {
- protected:
-  void SetUp() override {
-    detail::set_section_observation(false);  // width decisions from the table only
-    pool_ = team::Pool::builder().threads(GetParam()).build();
-    team_ = std::make_unique<team::Team>(pool_->acquire(GetParam()));
-  }
-  void TearDown() override {
-    team_.reset();
-    pool_.reset();
-    detail::clear_blocking_override();
-    detail::set_section_observation(true);
-  }
-  std::unique_ptr<team::Pool> pool_;
-  std::unique_ptr<team::Team> team_;
-};
+using GemmOnTeam = test::TeamParamTest;
 
 TEST_P(GemmOnTeam, LargeProblemsRunWideAndMatchNaive) {
   const std::size_t w = team_->width();
