@@ -103,10 +103,6 @@ void packed_rows(const KernelSet<R>& ks, const ComplexProduct<R>& p, index_t m0,
 template <class R>
 void reference_rows(const ComplexProduct<R>& p, index_t m0, index_t m1) {
   scale_rows(m1 - m0, p.n, p.beta, p.c + m0, p.ldc);
-  const auto element = [](const ComplexOperand<R>& x, index_t i, index_t j) {
-    const Cx<R> z = x.data[i * x.rs + j * x.cs];
-    return x.conj ? std::conj(z) : z;
-  };
   for (index_t j = 0; j < p.n; ++j) {
     for (index_t q = 0; q < p.k; ++q) {
       const Cx<R> bj = times(p.alpha, element(p.b, q, j));

@@ -39,6 +39,13 @@ struct ComplexOperand {
   [[nodiscard]] ComplexOperand transposed() const { return {data, cs, rs, conj}; }
 };
 
+// element(): op(X)(i, j) of an operand.
+template <class R>
+Cx<R> element(const ComplexOperand<R>& x, index_t i, index_t j) {
+  const Cx<R> z = x.data[i * x.rs + j * x.cs];
+  return x.conj ? std::conj(z) : z;
+}
+
 template <class R>
 ComplexOperand<R> complex_operand(const MatrixView<const std::complex<R>>& v, Op op) {
   if (op == Op::none) return {v.data, v.row_stride(), v.col_stride(), false};

@@ -30,13 +30,6 @@ struct Work {
   }
 };
 
-// element(): op(X)(i, j) of an operand.
-template <class R>
-Cx<R> element(const ComplexOperand<R>& t, index_t i, index_t j) {
-  const Cx<R> z = t.data[i * t.rs + j * t.cs];
-  return t.conj ? std::conj(z) : z;
-}
-
 // adjoint(): op(X)^H of an operand.
 template <class R>
 ComplexOperand<R> adjoint(ComplexOperand<R> x) {
