@@ -54,6 +54,11 @@ void CpuEngine::run_gemm(Op op_a, Op op_b, T alpha, const MatrixView<const T>& a
       "gemm", [&](linalg::Exec& exec) { linalg::gemm(op_a, op_b, alpha, a, b, beta, c, exec); });
 }
 
+void CpuEngine::run_erased(std::string_view routine, void (*kernel)(void*, linalg::Exec&),
+                           void* context) {
+  impl_->dispatch(routine, [&](linalg::Exec& exec) { kernel(context, exec); });
+}
+
 void CpuEngine::gemm_batch(std::span<const GemmItem<double>> items) {
   gemm_batch_on(*impl_, items);
 }

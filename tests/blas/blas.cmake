@@ -287,6 +287,80 @@ foreach(p z c)
   teamla_lapack_reference_tests(${p} PO)
 endforeach()
 
+# The level-1 and level-2 programs run whole, in every precision: teamla serves the level-1
+# routines LAPACK calls and the dense level-2 ones (docs/blas.md, "What is exported"); the
+# rotation generators and the banded and packed routines reach the system BLAS beneath the
+# preload. Each served routine must show in teamla's log.
+foreach(p d s z c)
+  string(TOUPPER ${p} P)
+  if(p STREQUAL "d" OR p STREQUAL "s")
+    set(level2 gemv symv ger syr syr2 trmv trsv)
+    set(level1 dot axpy rot copy swap nrm2 asum scal)
+    set(index i${p}amax)
+  else()
+    set(level2 gemv hemv geru gerc her her2 trmv trsv)
+    set(level1 dotc dotu axpy copy swap scal)
+    set(index i${p}amax)
+  endif()
+  set(fortran_served)
+  set(cblas_served)
+  foreach(routine ${level1})
+    list(APPEND fortran_served "teamla_blas: ${p}${routine}_ served by teamla")
+    if(routine MATCHES "^dot[cu]$")
+      list(APPEND cblas_served "teamla_blas: cblas_${p}${routine}_sub served by teamla")
+    elseif(p STREQUAL "c" AND routine STREQUAL "scal")
+      # xccblat1's CSCAL test calls cscal_, not cblas_cscal (the reference program's own).
+      list(APPEND cblas_served "teamla_blas: cscal_ served by teamla")
+    else()
+      list(APPEND cblas_served "teamla_blas: cblas_${p}${routine} served by teamla")
+    endif()
+  endforeach()
+  list(APPEND fortran_served "teamla_blas: ${index}_ served by teamla")
+  list(APPEND cblas_served "teamla_blas: cblas_${index} served by teamla")
+  if(EXISTS ${teamla_blas_ref_dir}/xblat1${p})
+    teamla_blas_reference_test(xblat1${p} ${teamla_blas_ref_dir}/xblat1${p} /dev/null - ""
+                               "----- PASS -----" ${fortran_served})
+  endif()
+  if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat1)
+    teamla_blas_reference_test(x${p}cblat1 ${teamla_blas_ref_dir}/x${p}cblat1 /dev/null -
+                               "LD_LIBRARY_PATH=${teamla_blas_ref_dir}" "----- PASS -----"
+                               ${cblas_served})
+  endif()
+  set(level2_fortran)
+  set(level2_cblas)
+  foreach(routine ${level2})
+    string(TOUPPER "${P}${routine}     " padded)
+    string(SUBSTRING "${padded}" 0 6 padded)
+    list(APPEND level2_fortran "${padded} PASSED THE TESTS OF ERROR-EXITS"
+                               "${padded} PASSED THE COMPUTATIONAL TESTS"
+                               "teamla_blas: ${p}${routine}_ served by teamla")
+    set(padded "cblas_${p}${routine}     ")
+    string(SUBSTRING "${padded}" 0 12 padded)
+    # The CBLAS program reports gerc's error exits under geru's name.
+    if(NOT routine STREQUAL "gerc")
+      list(APPEND level2_cblas "${padded} PASSED THE TESTS OF ERROR-EXITS")
+    endif()
+    # The real programs name the layout in the line, the complex ones do not.
+    if(p STREQUAL "d" OR p STREQUAL "s")
+      list(APPEND level2_cblas "${padded} PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
+                               "${padded} PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS")
+    else()
+      list(APPEND level2_cblas "${padded} PASSED THE COMPUTATIONAL TESTS")
+    endif()
+    list(APPEND level2_cblas "teamla_blas: cblas_${p}${routine} served by teamla")
+  endforeach()
+  if(EXISTS ${teamla_blas_ref_dir}/xblat2${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat2.in)
+    teamla_blas_reference_test(xblat2${p} ${teamla_blas_ref_dir}/xblat2${p}
+                               ${teamla_blas_ref_dir}/${p}blat2.in ${p}blat2.out ""
+                               ${level2_fortran})
+  endif()
+  if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat2 AND EXISTS ${teamla_blas_ref_dir}/${p}in2)
+    teamla_blas_reference_test(x${p}cblat2 ${teamla_blas_ref_dir}/x${p}cblat2
+                               ${teamla_blas_ref_dir}/${p}in2 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
+                               ${level2_cblas})
+  endif()
+endforeach()
+
 # --- numpy (Debian's /usr/bin/python3 and python3-numpy), preloaded. ----------------------
 find_program(TEAMLA_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(TEAMLA_SYSTEM_PYTHON)

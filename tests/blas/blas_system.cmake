@@ -85,3 +85,18 @@ if(TEAMLA_SYSTEM_PYTHON AND NOT teamla_numpy_missing)
     message(STATUS "teamla: threadpoolctl not found: blas_system.threadpoolctl is off")
   endif()
 endif()
+
+# One pool in the process: numpy's eigh and svd, preloaded and on libblas.so.3, leave every
+# thread but the caller and teamla's pool idle (one_pool_test.py reads their CPU times).
+if(TEAMLA_SYSTEM_PYTHON AND NOT teamla_numpy_missing)
+  add_test(NAME blas_system.one_pool_preloaded
+           COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/one_pool_test.py preload
+                   $<TARGET_FILE:teamla_blas>)
+  add_test(NAME blas_system.one_pool_libblas
+           COMMAND ${TEAMLA_SYSTEM_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/one_pool_test.py system
+                   ${teamla_blas_system_dir})
+  # RUN_SERIAL: a CPU time read beside other tests' threads is still the process's own, but
+  # the calls must not be starved into running inline for the whole test.
+  set_tests_properties(blas_system.one_pool_preloaded blas_system.one_pool_libblas PROPERTIES
+    LABELS "blas-ref" TIMEOUT 300 RUN_SERIAL TRUE)
+endif()

@@ -5,8 +5,9 @@ Usage: numpy_system_test.py DIRECTORY_OF_LIBBLAS_SO_3
 
 Re-runs itself with LD_LIBRARY_PATH=DIRECTORY and TEAMLA_BLAS_VERBOSE=1 (no LD_PRELOAD), checks
 there that numpy loaded that libblas.so.3 and that its results match computations that do not
-use BLAS (einsum), and checks here that teamla served cblas_dgemm and cblas_sgemm and that a
-routine teamla does not serve (cblas_ddot) reached the backend.
+use BLAS (einsum), and checks here that teamla served cblas_dgemm, cblas_sgemm and cblas_ddot,
+and that a routine teamla does not serve (cblas_drotg, called through ctypes) reached the
+backend.
 """
 import os
 import subprocess
@@ -28,6 +29,12 @@ def compute(directory):
     np.testing.assert_allclose(a32 @ b32, np.einsum("ik,kj->ij", a32, b32), rtol=1e-3, atol=1e-3)
     x, y = rng.standard_normal(1000), rng.standard_normal(1000)
     np.testing.assert_allclose(np.dot(x, y), np.einsum("i,i->", x, y), rtol=1e-12)
+    import ctypes
+
+    blas = ctypes.CDLL(expected)
+    a, b, c, s = (ctypes.c_double(v) for v in (3.0, 4.0, 0.0, 0.0))
+    blas.cblas_drotg(ctypes.byref(a), ctypes.byref(b), ctypes.byref(c), ctypes.byref(s))
+    assert abs(a.value - 5.0) < 1e-15 and abs(c.value - 0.6) < 1e-15, (a.value, c.value)
 
 
 def main():
@@ -44,7 +51,7 @@ def main():
         print(f"numpy_system_test: the child failed ({child.returncode})")
         return 1
     for needle in ("cblas_dgemm served by teamla", "cblas_sgemm served by teamla",
-                   "routine(s) forwarded to"):
+                   "cblas_ddot served by teamla", "routine(s) forwarded to"):
         if needle not in child.stderr:
             print(f"numpy_system_test: missing from the log: {needle}")
             return 1

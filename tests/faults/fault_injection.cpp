@@ -109,9 +109,15 @@ void* plain_or_throw(std::size_t bytes) {
   return p;
 }
 
-void* aligned_or_throw(std::size_t bytes, std::align_val_t alignment) {
+// aligned_new_or_null(): an aligned operator new's block (aligned_alloc wants a multiple of
+// the alignment), or null when refused.
+void* aligned_new_or_null(std::size_t bytes, std::align_val_t alignment) {
   const auto align = static_cast<std::size_t>(alignment);
-  void* p = aligned_or_null(align, (bytes + align - 1) / align * align);
+  return aligned_or_null(align, (bytes + align - 1) / align * align);
+}
+
+void* aligned_or_throw(std::size_t bytes, std::align_val_t alignment) {
+  void* p = aligned_new_or_null(bytes, alignment);
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
@@ -156,6 +162,15 @@ void* operator new(std::size_t bytes, std::align_val_t alignment) {
 }
 void* operator new[](std::size_t bytes, std::align_val_t alignment) {
   return aligned_or_throw(bytes, alignment);
+}
+// The aligned nothrow forms too: a sanitizer's runtime defines its own, which would bypass
+// the faults (libstdc++'s call the throwing form above).
+void* operator new(std::size_t bytes, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return aligned_new_or_null(bytes, alignment);
+}
+void* operator new[](std::size_t bytes, std::align_val_t alignment,
+                     const std::nothrow_t&) noexcept {
+  return aligned_new_or_null(bytes, alignment);
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }

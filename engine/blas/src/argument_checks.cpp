@@ -38,6 +38,55 @@ int rows_of(char trans, int n, int k) { return std::max(1, same_letter(trans, 'N
 
 }  // namespace
 
+int check_gemv(const Level2Args& a) {
+  return first_illegal({{!is_trans_letter(a.trans), 1},
+                        {a.m < 0, 2},
+                        {a.n < 0, 3},
+                        {a.lda < std::max(1, a.m), 6},
+                        {a.incx == 0, 8},
+                        {a.incy == 0, 11}});
+}
+
+int check_symv(const Level2Args& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {a.n < 0, 2},
+                        {a.lda < std::max(1, a.n), 5},
+                        {a.incx == 0, 7},
+                        {a.incy == 0, 10}});
+}
+
+int check_ger(const Level2Args& a) {
+  return first_illegal({{a.m < 0, 1},
+                        {a.n < 0, 2},
+                        {a.incx == 0, 5},
+                        {a.incy == 0, 7},
+                        {a.lda < std::max(1, a.m), 9}});
+}
+
+int check_syr(const Level2Args& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {a.n < 0, 2},
+                        {a.incx == 0, 5},
+                        {a.lda < std::max(1, a.n), 7}});
+}
+
+int check_syr2(const Level2Args& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {a.n < 0, 2},
+                        {a.incx == 0, 5},
+                        {a.incy == 0, 7},
+                        {a.lda < std::max(1, a.n), 9}});
+}
+
+int check_trmv(const Level2Args& a) {
+  return first_illegal({{!is_uplo_letter(a.uplo), 1},
+                        {!is_trans_letter(a.trans), 2},
+                        {!is_diag_letter(a.diag), 3},
+                        {a.n < 0, 4},
+                        {a.lda < std::max(1, a.n), 6},
+                        {a.incx == 0, 8}});
+}
+
 int check_trsm(const TrsmArgs& a) {
   const int order = std::max(1, same_letter(a.side, 'L') ? a.m : a.n);
   return first_illegal({{!is_side_letter(a.side), 1},

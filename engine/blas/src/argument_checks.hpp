@@ -76,6 +76,22 @@ struct LaswpArgs {
   int n, lda, k1, k2, incx;
 };
 
+// Level2Args: a level-2 call's letters and sizes in Fortran conventions (unused ones keep their
+// defaults). One struct for the family: each check reads what its routine has, at its
+// positions.
+struct Level2Args {
+  char uplo = 'U', trans = 'N', diag = 'N';
+  int m = 0, n = 0, lda = 1, incx = 1, incy = 1;
+};
+// The level-2 checks (dgemv.f, dsymv.f/zhemv.f, dger.f/zgeru.f/zgerc.f, dsyr.f/zher.f,
+// dsyr2.f/zher2.f, dtrmv.f/dtrsv.f): INFO as the reference routine sets it.
+[[nodiscard]] int check_gemv(const Level2Args& args);
+[[nodiscard]] int check_symv(const Level2Args& args);
+[[nodiscard]] int check_ger(const Level2Args& args);
+[[nodiscard]] int check_syr(const Level2Args& args);
+[[nodiscard]] int check_syr2(const Level2Args& args);
+[[nodiscard]] int check_trmv(const Level2Args& args);
+
 // check_gemm() is inline (the others are not): it runs on every gemm call, and the smallest
 // ones last a few tens of ns (docs/perf/small.md, the floor).
 [[nodiscard]] inline int check_gemm(const GemmArgs& args) {

@@ -25,8 +25,9 @@ namespace {
 constexpr std::size_t kFortranNameLength = 6;
 
 // position_in_call(): undoes the reference CBLAS's numbering of a row-major call, which
-// passes the Fortran routine (M, N) and, for gemm, (A, B) swapped, so that teamla's own
-// message names the argument the caller wrote. The test programs' cblas_xerbla does the same.
+// passes the Fortran routine (M, N) and, for gemm, (A, B) swapped (ger and her2: (X, Y)), so that
+// teamla's own message names the argument the caller wrote. The test programs' cblas_xerbla does
+// the same.
 int position_in_call(int info, const char* routine) {
   if (std::strstr(routine, "gemm") != nullptr) {
     if (info == 4 || info == 5) return 9 - info;
@@ -35,6 +36,13 @@ int position_in_call(int info, const char* routine) {
     if (info == 6 || info == 7) return 13 - info;
   } else if (std::strstr(routine, "symm") != nullptr) {
     if (info == 4 || info == 5) return 9 - info;
+  } else if (std::strstr(routine, "gemv") != nullptr) {
+    if (info == 3 || info == 4) return 7 - info;
+  } else if (std::strstr(routine, "ger") != nullptr) {
+    if (info == 2 || info == 3) return 5 - info;
+    if (info == 6 || info == 8) return 14 - info;
+  } else if (std::strstr(routine, "her2") != nullptr) {
+    if (info == 6 || info == 8) return 14 - info;
   }
   return info;
 }

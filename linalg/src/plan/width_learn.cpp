@@ -45,7 +45,7 @@ struct Cell {
   std::atomic<std::uint32_t> wide_count{0};
 };
 
-constexpr unsigned kKinds = 4;     // RegionKind's values
+constexpr unsigned kKinds = 5;     // RegionKind's values
 constexpr unsigned kScalars = 2;   // double, float
 constexpr unsigned kClasses = 48;  // floor(log2(flops))
 constexpr unsigned kCells = kKinds * kScalars * kClasses;

@@ -267,6 +267,18 @@ class CpuEngine {
     run_solve(mutable_view_of(a), mutable_view_of(b));
   }
 
+  // run(): kernel(exec) on this engine, under its concurrency rule (the team when the caller
+  // leads it, else serially), with exec set up as for the routines above and the call recorded
+  // under `routine` (a literal: last_call() keeps the view). The way to run a linalg routine
+  // that has no method here (the BLAS ABI's level 1 and 2); kernel is called once, on the
+  // calling thread.
+  template <class Kernel>
+  void run(std::string_view routine, Kernel&& kernel) {
+    using K = std::remove_reference_t<Kernel>;
+    run_erased(
+        routine, [](void* k, linalg::Exec& exec) { (*static_cast<K*>(k))(exec); }, &kernel);
+  }
+
   // Introspection. All thread-safe.
   [[nodiscard]] Mode mode() const;
   // width() is the most threads a call uses: the team's width (1 in serial mode).
@@ -324,6 +336,8 @@ class CpuEngine {
   index_t run_getri(MatrixView<T> lu, std::span<const int> ipiv, std::span<T> work);
   template <class T>
   void run_solve(MatrixView<T> a, MatrixView<T> b);
+
+  void run_erased(std::string_view routine, void (*kernel)(void*, linalg::Exec&), void* context);
 
   std::unique_ptr<Impl> impl_;
 };

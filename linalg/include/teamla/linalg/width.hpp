@@ -101,8 +101,9 @@ double gemm_serial_gflops(std::size_t scalar_bytes);
 // observed penalty (above) can still send a class decided wide inline.
 
 // gemm_batch is decided apart from gemm: a batch of small items runs at a lower rate per flop
-// than one product of the same flops.
-enum class RegionKind : unsigned char { gemm, trsm, syrk, gemm_batch };
+// than one product of the same flops. level2 is the memory-bound matrix-vector routines
+// (blas2.hpp), whose regions are planned on weighted flops (level2/level2_plan.hpp).
+enum class RegionKind : unsigned char { gemm, trsm, syrk, gemm_batch, level2 };
 
 inline constexpr double kLearnFloorCosts = 2.0;
 inline constexpr double kLearnCeilingNs = 250e3;

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// level2_avx512.cpp: the level-2 kernels (kernels/level2_body.hpp) compiled with this folder's
+// flags, AVX-512 (with AVX2 and FMA), and -fopenmp-simd for their reductions
+// (linalg/CMakeLists.txt).
+#include "kernels/level2_body.hpp"
+
+namespace teamla::linalg::detail {
+namespace {
+
+// This file's Tag (level2_body.hpp): the complex loops' vectors are 256 bits, AVX-512VL's
+// encoding of them (32 registers): from memory, zgemv ran no faster on 512-bit vectors.
+struct Avx512Level2 {
+  static constexpr int kVecBytes = 32;
+};
+
+constexpr Level2Tables kTables = level2_body::make_tables<Avx512Level2>();
+
+}  // namespace
+
+const Level2Tables& level2_tables_avx512() { return kTables; }
+
+}  // namespace teamla::linalg::detail
