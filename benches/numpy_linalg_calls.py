@@ -3,11 +3,11 @@
 for scripts/bench-numpy. Not Google Benchmark: the arms are Python processes whose BLAS and
 LAPACK are whatever the environment makes them (LD_PRELOAD, LD_LIBRARY_PATH).
 
-  numpy_linalg_calls.py --sizes 200,1000,2000 [--ops eigh,svd,...] [--budget S]
+  numpy_linalg_calls.py --sizes 200,1000,2000 [--ops eigh,svd,...] [--budget S] [--calls K]
 
 For each size and operation: one untimed call (the libraries' threads and buffers exist before
-the clock starts), then calls until 3 have run or `budget` seconds have passed (at least one);
-prints one JSON line {"op", "n", "seconds"} with the median call time.
+the clock starts), then calls until K (default 3) have run or `budget` seconds have passed (at
+least one); prints one JSON line {"op", "n", "seconds", "calls"} with the median call time.
 """
 import argparse
 import json
@@ -56,6 +56,7 @@ def main():
     parser.add_argument("--sizes", default="200,1000,2000")
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--budget", type=float, default=2.0)
+    parser.add_argument("--calls", type=int, default=3)
     args = parser.parse_args()
     for n in [int(s) for s in args.sizes.split(",")]:
         m = operands(n)
@@ -63,11 +64,12 @@ def main():
             OPS[op](m)
             times = []
             began = time.perf_counter()
-            while len(times) < 3 and (not times or time.perf_counter() - began < args.budget):
+            while len(times) < args.calls and (not times or time.perf_counter() - began < args.budget):
                 start = time.perf_counter()
                 OPS[op](m)
                 times.append(time.perf_counter() - start)
-            print(json.dumps({"op": op, "n": n, "seconds": statistics.median(times)}), flush=True)
+            print(json.dumps({"op": op, "n": n, "seconds": statistics.median(times),
+                              "calls": len(times)}), flush=True)
 
 
 if __name__ == "__main__":
