@@ -91,42 +91,34 @@ void gemv_n_complex(index_t m, index_t n, const R* a, index_t lda, const R* x, R
   }
 }
 
-// gemv_t_real(): y[j] += A[:, j] . x, four columns a pass, two vectors of rows a step with an
-// accumulator each (eight sums in flight: the additions' latency does not bound the loop, and
-// each load of x serves four columns).
 template <class Tag, class R>
 void gemv_t_real(index_t m, index_t n, const R* a, index_t lda, const R* x, R* __restrict y) {
-  using L = Lanes<Tag, R>;
-  using V = typename L::V;
-  constexpr index_t kStep = 2 * L::kL;
-  const index_t mv = m - m % kStep;
   index_t j = 0;
   for (; j + 4 <= n; j += 4) {
-    const R* col[4] = {a + j * lda, a + (j + 1) * lda, a + (j + 2) * lda, a + (j + 3) * lda};
-    V p[4] = {}, q[4] = {};
-    for (index_t i = 0; i < mv; i += kStep) {
-      const V x0 = L::load(x + i), x1 = L::load(x + i + L::kL);
-      for (int c = 0; c < 4; ++c) {
-        p[c] += L::load(col[c] + i) * x0;
-        q[c] += L::load(col[c] + i + L::kL) * x1;
-      }
+    const R* a0 = a + j * lda;
+    const R* a1 = a0 + lda;
+    const R* a2 = a1 + lda;
+    const R* a3 = a2 + lda;
+    R s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+    for (index_t i = 0; i < m; ++i) {
+      const R xi = x[i];
+      s0 += a0[i] * xi;
+      s1 += a1[i] * xi;
+      s2 += a2[i] * xi;
+      s3 += a3[i] * xi;
     }
-    for (int c = 0; c < 4; ++c) {
-      R s = L::sum(p[c] + q[c]);
-      for (index_t i = mv; i < m; ++i) s += col[c][i] * x[i];
-      y[j + c] += s;
-    }
+    y[j] += s0;
+    y[j + 1] += s1;
+    y[j + 2] += s2;
+    y[j + 3] += s3;
   }
   for (; j < n; ++j) {
     const R* a0 = a + j * lda;
-    V p = {}, q = {};
-    for (index_t i = 0; i < mv; i += kStep) {
-      p += L::load(a0 + i) * L::load(x + i);
-      q += L::load(a0 + i + L::kL) * L::load(x + i + L::kL);
-    }
-    R s = L::sum(p + q);
-    for (index_t i = mv; i < m; ++i) s += a0[i] * x[i];
-    y[j] += s;
+    R s0 = 0;
+#pragma omp simd reduction(+ : s0)
+    for (index_t i = 0; i < m; ++i) s0 += a0[i] * x[i];
+    y[j] += s0;
   }
 }
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// level2_lanes.hpp (internal): the vector of the level-2 loops that are written with it (the
-// complex ones, and the real ones whose sums need several accumulators): GCC's vector extension
+// level2_lanes.hpp (internal): the vector of the complex level-2 loops: GCC's vector extension
 // at the kernel file's width (its Tag's kVecBytes), as kernels/chol_leaf.hpp uses it.
 //
 // The complex loops walk their interleaved reals a vector at a time without splitting them into
@@ -58,12 +57,6 @@ struct Lanes {
   [[gnu::always_inline]] static V odd_odd(const V& a, const V& b) {
     return shuffle(
         a, b, [](int l) { return (l & 1) != 0 ? l : kL + l + 1; }, kLanes);
-  }
-  // sum(): the sum of the lanes.
-  [[gnu::always_inline]] static R sum(const V& v) {
-    R s = 0;
-    for (int l = 0; l < kL; ++l) s += v[l];
-    return s;
   }
   // sum_even() / sum_odd(): the sums of the even and of the odd lanes.
   [[gnu::always_inline]] static R sum_even(const V& v) {

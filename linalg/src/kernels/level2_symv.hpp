@@ -10,48 +10,39 @@
 // row-major Hermitian A seen column-major), which swaps which of the two uses conjugates.
 #pragma once
 
-#include "kernels/level2_lanes.hpp"
 #include "kernels/level2_scalar.hpp"
 
 namespace teamla::linalg::detail::level2_body {
 
 // symv_rect_real(): rows [r0, r1) of the four columns at a (ld lda), x4 their entries of x:
-// y[i] += sum_c A(i, c) x4[c], and dots[c] = sum_i A(i, c) x[i]. Two vectors of rows a step,
-// each with its own dot accumulators, so that eight sums are in flight and the additions'
-// latency does not bound the loop; each vector of A is loaded once for both of its uses.
+// y[i] += sum_c A(i, c) x4[c], and dots[c] = sum_i A(i, c) x[i].
 template <class Tag, class R>
 void symv_rect_real(index_t r0, index_t r1, const R* a, index_t lda, const R* x4, const R* x,
                     R* __restrict y, R* dots) {
-  using L = Lanes<Tag, R>;
-  using V = typename L::V;
-  constexpr index_t kStep = 2 * L::kL;
-  const R* col[4] = {a, a + lda, a + 2 * lda, a + 3 * lda};
-  const V xs[4] = {L::splat(x4[0]), L::splat(x4[1]), L::splat(x4[2]), L::splat(x4[3])};
-  V p[4] = {}, q[4] = {};
-  index_t i = r0;
-  for (; i + kStep <= r1; i += kStep) {
-    const V x0 = L::load(x + i), x1 = L::load(x + i + L::kL);
-    V y0 = L::load(y + i), y1 = L::load(y + i + L::kL);
-    for (int c = 0; c < 4; ++c) {
-      const V a0 = L::load(col[c] + i), a1 = L::load(col[c] + i + L::kL);
-      y0 += a0 * xs[c];
-      y1 += a1 * xs[c];
-      p[c] += a0 * x0;
-      q[c] += a1 * x1;
-    }
-    L::store(y + i, y0);
-    L::store(y + i + L::kL, y1);
-  }
-  for (int c = 0; c < 4; ++c) dots[c] = L::sum(p[c] + q[c]);
-  for (; i < r1; ++i) {
+  const R* a0 = a;
+  const R* a1 = a0 + lda;
+  const R* a2 = a1 + lda;
+  const R* a3 = a2 + lda;
+  const R x0 = x4[0], x1 = x4[1], x2 = x4[2], x3 = x4[3];
+  R s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+  for (index_t i = r0; i < r1; ++i) {
     const R xi = x[i];
     R t = y[i];
-    for (int c = 0; c < 4; ++c) {
-      t += col[c][i] * x4[c];
-      dots[c] += col[c][i] * xi;
-    }
+    t += a0[i] * x0;
+    t += a1[i] * x1;
+    t += a2[i] * x2;
+    t += a3[i] * x3;
     y[i] = t;
+    s0 += a0[i] * xi;
+    s1 += a1[i] * xi;
+    s2 += a2[i] * xi;
+    s3 += a3[i] * xi;
   }
+  dots[0] = s0;
+  dots[1] = s1;
+  dots[2] = s2;
+  dots[3] = s3;
 }
 
 // symv_rect_complex(): the same for two complex columns, interleaved reals; the column's

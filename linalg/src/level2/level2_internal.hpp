@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas2.hpp"
 
 namespace teamla::linalg::level2_detail {
@@ -24,6 +25,22 @@ void check_vector(const char* routine, const char* name, const VectorView<T>& v)
 // check_length(): the vector `name` has `needed` elements, as `what` ("the columns of op(A)").
 void check_length(const char* routine, const char* name, index_t size, index_t needed,
                   const char* what);
+// check_triangle(): A is a square view read through its `uplo` triangle (symv, hemv, syr, her,
+// syr2, her2); returns its order.
+template <class T>
+index_t check_triangle(const char* routine, Uplo uplo, const MatrixView<T>& a) {
+  level3_detail::check_uplo(routine, uplo);
+  level3_detail::check_view(routine, "A", a);
+  level3_detail::check_square(routine, "A", a.rows, a.cols);
+  return a.rows;
+}
+// check_order_vector(): the vector `name` is legal and has A's order n.
+template <class T>
+void check_order_vector(const char* routine, const char* name, const VectorView<T>& v,
+                        index_t n) {
+  check_vector(routine, name, v);
+  check_length(routine, name, v.size, n, "the order of A");
+}
 
 // ---- scratch (level2_scratch.cpp) ----------------------------------------------------------
 // scratch_bytes(): the calling thread's buffer of at least `bytes`, 64-byte aligned; it only

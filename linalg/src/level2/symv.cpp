@@ -76,14 +76,9 @@ void run_symv(const Symv<T>& s, const RegionPlan& plan, T* partials, Exec& exec)
 template <class T>
 void symmetric_product(const char* routine, bool herm, Uplo uplo, T alpha, MatrixView<const T> a,
                        VectorView<const T> x, T beta, VectorView<T> y, Exec& exec) {
-  level3_detail::check_uplo(routine, uplo);
-  level3_detail::check_view(routine, "A", a);
-  level3_detail::check_square(routine, "A", a.rows, a.cols);
-  check_vector(routine, "x", x);
-  check_vector(routine, "y", y);
-  const index_t n = a.rows;
-  check_length(routine, "x", x.size, n, "the columns of A");
-  check_length(routine, "y", y.size, n, "the rows of A");
+  const index_t n = check_triangle(routine, uplo, a);
+  check_order_vector(routine, "x", x, n);
+  check_order_vector(routine, "y", y, n);
   exec.stats = {};
   if (n == 0) return;
   if (alpha == T(0)) {

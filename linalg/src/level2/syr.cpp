@@ -19,12 +19,8 @@ namespace {
 template <class T>
 void rank_one_triangle(const char* routine, bool herm, Uplo uplo, T alpha, VectorView<const T> x,
                        MatrixView<T> a, Exec& exec) {
-  level3_detail::check_uplo(routine, uplo);
-  level3_detail::check_view(routine, "A", a);
-  level3_detail::check_square(routine, "A", a.rows, a.cols);
-  check_vector(routine, "x", x);
-  const index_t n = a.rows;
-  check_length(routine, "x", x.size, n, "the rows of A");
+  const index_t n = check_triangle(routine, uplo, a);
+  check_order_vector(routine, "x", x, n);
   exec.stats = {};
   if (n == 0 || alpha == T(0)) return;
   const bool col = a.layout == Layout::col_major;
