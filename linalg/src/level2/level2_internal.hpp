@@ -36,8 +36,7 @@ index_t check_triangle(const char* routine, Uplo uplo, const MatrixView<T>& a) {
 }
 // check_order_vector(): the vector `name` is legal and has A's order n.
 template <class T>
-void check_order_vector(const char* routine, const char* name, const VectorView<T>& v,
-                        index_t n) {
+void check_order_vector(const char* routine, const char* name, const VectorView<T>& v, index_t n) {
   check_vector(routine, name, v);
   check_length(routine, name, v.size, n, "the order of A");
 }
