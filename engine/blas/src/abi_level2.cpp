@@ -10,23 +10,13 @@
 
 #include "call_log.hpp"
 #include "process_engine.hpp"
+#include "run_on_engine.hpp"
 #include "teamla/linalg/blas2.hpp"
 
 namespace teamla::blas {
 namespace {
 
-using linalg::index_t;
-using linalg::MatrixView;
-using linalg::Op;
-using linalg::Uplo;
-
 Uplo uplo_of(char uplo) { return same_letter(uplo, 'U') ? Uplo::upper : Uplo::lower; }
-
-template <class T>
-Op op_of(char trans) {
-  if (linalg::is_complex_v<T> && same_letter(trans, 'C')) return Op::conj_transpose;
-  return is_transposed(trans) ? Op::transpose : Op::none;
-}
 
 // matrix(): the call's A, rows x cols as written, in its layout.
 template <class T>
