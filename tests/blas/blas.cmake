@@ -361,6 +361,49 @@ foreach(p d s z c)
   endif()
 endforeach()
 
+# LAPACK's own drivers on teamla's BLAS: the symmetric eigenproblem (sep.in) and the SVD
+# (svd.in) paths of xeigtst[ds], and the QR, RQ, LQ, QL, QP, TZ and LS paths of xlintst[ds]
+# (the header of [ds]test.in, then those path lines), preloaded: every test passes and the
+# level-1 and level-2 routines their algorithms call are served by teamla.
+foreach(p d s)
+  string(TOUPPER ${p} P)
+  set(level2_served "teamla_blas: ${p}gemv_ served by teamla" "teamla_blas: ${p}ger_ served by teamla"
+                    "teamla_blas: ${p}nrm2_ served by teamla")
+  if(EXISTS ${teamla_lapack_ref_dir}/xeigtst${p} AND EXISTS ${teamla_lapack_ref_dir}/sep.in)
+    teamla_blas_reference_test(xeigtst${p}_sep ${teamla_lapack_ref_dir}/xeigtst${p}
+                               ${teamla_lapack_ref_dir}/sep.in - ""
+                               "All tests for ${P}ST passed the threshold"
+                               "All tests for ${P}ST drivers  passed the threshold"
+                               "teamla_blas: ${p}symv_ served by teamla"
+                               "teamla_blas: ${p}syr2_ served by teamla" ${level2_served})
+  endif()
+  if(EXISTS ${teamla_lapack_ref_dir}/xeigtst${p} AND EXISTS ${teamla_lapack_ref_dir}/svd.in)
+    teamla_blas_reference_test(xeigtst${p}_svd ${teamla_lapack_ref_dir}/xeigtst${p}
+                               ${teamla_lapack_ref_dir}/svd.in - ""
+                               "All tests for ${P}BD routines passed the threshold"
+                               "All tests for ${P}BD drivers  passed the threshold"
+                               "${P}GESDD passed the tests of the error exits" ${level2_served})
+  endif()
+  if(EXISTS ${teamla_lapack_ref_dir}/xlintst${p} AND EXISTS ${teamla_lapack_ref_dir}/${p}test.in)
+    file(STRINGS ${teamla_lapack_ref_dir}/${p}test.in lines)
+    list(SUBLIST lines 0 16 header)
+    set(paths)
+    foreach(line IN LISTS lines)
+      if(line MATCHES "^${P}(QR|RQ|LQ|QL|QP|TZ|LS) ")
+        list(APPEND paths "${line}")
+      endif()
+    endforeach()
+    list(JOIN header "\n" text)
+    list(JOIN paths "\n" path_text)
+    file(WRITE ${teamla_blas_work}/${p}test_qr.in "${text}\n${path_text}\n")
+    teamla_blas_reference_test(xlintst${p}_qr ${teamla_lapack_ref_dir}/xlintst${p}
+                               ${teamla_blas_work}/${p}test_qr.in - ""
+                               "All tests for ${P}QR routines passed the threshold"
+                               "All tests for ${P}LQ routines passed the threshold"
+                               "All tests for ${P}LS drivers  passed the threshold" ${level2_served})
+  endif()
+endforeach()
+
 # --- numpy (Debian's /usr/bin/python3 and python3-numpy), preloaded. ----------------------
 find_program(TEAMLA_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(TEAMLA_SYSTEM_PYTHON)
