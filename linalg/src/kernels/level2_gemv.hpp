@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // level2_gemv.hpp (internal): gemv's two loops over a column-major A (level2_body.hpp).
 //
-// Both take four columns a pass: gemv_n loads and stores y once per four columns of A (A
-// streams from memory, y stays in cache), and gemv_t's four dot products share each load of x.
+// gemv_n takes four columns a pass, loading and storing y once per four columns of A (A
+// streams from memory, y stays in cache); gemv_t eight, its eight dot products sharing each
+// load of x.
 // The real loops are plain loops the compiler vectorizes under the kernel file's flags, with
 // `omp simd` (-fopenmp-simd, no OpenMP runtime) letting gemv_t's sums be reassociated into
 // vector accumulators. The complex loops use level2_lanes.hpp's vectors on the interleaved
@@ -94,24 +95,32 @@ void gemv_n_complex(index_t m, index_t n, const R* a, index_t lda, const R* x, R
 template <class Tag, class R>
 void gemv_t_real(index_t m, index_t n, const R* a, index_t lda, const R* x, R* __restrict y) {
   index_t j = 0;
-  for (; j + 4 <= n; j += 4) {
+  // Eight columns a pass: eight sums in flight, so the additions' latency does not bound the
+  // loop, and each load of x serves eight columns.
+  for (; j + 8 <= n; j += 8) {
     const R* a0 = a + j * lda;
     const R* a1 = a0 + lda;
     const R* a2 = a1 + lda;
     const R* a3 = a2 + lda;
-    R s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-#pragma omp simd reduction(+ : s0, s1, s2, s3)
+    const R* a4 = a3 + lda;
+    const R* a5 = a4 + lda;
+    const R* a6 = a5 + lda;
+    const R* a7 = a6 + lda;
+    R s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7)
     for (index_t i = 0; i < m; ++i) {
       const R xi = x[i];
       s0 += a0[i] * xi;
       s1 += a1[i] * xi;
       s2 += a2[i] * xi;
       s3 += a3[i] * xi;
+      s4 += a4[i] * xi;
+      s5 += a5[i] * xi;
+      s6 += a6[i] * xi;
+      s7 += a7[i] * xi;
     }
-    y[j] += s0;
-    y[j + 1] += s1;
-    y[j + 2] += s2;
-    y[j + 3] += s3;
+    const R sums[8] = {s0, s1, s2, s3, s4, s5, s6, s7};
+    for (int c = 0; c < 8; ++c) y[j + c] += sums[c];
   }
   for (; j < n; ++j) {
     const R* a0 = a + j * lda;
