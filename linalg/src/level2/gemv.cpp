@@ -22,8 +22,8 @@ namespace {
 
 // kBlockBytes: the rows of M one kernel call covers, as bytes of y (gemv_n) or x (gemv_t), so
 // that the vector it re-reads for every four columns stays in the core's second-level cache.
-// Not smaller: each block cuts every column of M into one more segment, and the first-level
-// cache's 16 KiB blocks ran zgemv slower than whole columns.
+// Not smaller: each block cuts every column of M into one more segment, which costs more than
+// a first-level-cache-sized vector saves (docs/perf/level2.md).
 constexpr index_t kBlockBytes = 64 * 1024;
 
 // kEdgeAlign: slices start on multiples of 16 entries of y (a cache line of any T), so that no

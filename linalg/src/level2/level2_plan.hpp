@@ -28,8 +28,8 @@ inline constexpr std::size_t kSlicesPerParticipant = 4;
 
 // kBandsPerParticipant: the same for slices that are bands of A's rows (gemv's and trmv's
 // A x). One: a band reads a segment of every column, and the more bands, the shorter the
-// segments; with four bands each, two threads gained little over one on dgemv N at n = 1500,
-// with one each they scaled. A late participant's band is still claimed by the others.
+// segments, which costs the second thread its gain (docs/perf/level2.md). A late
+// participant's band is still claimed by the others.
 inline constexpr std::size_t kBandsPerParticipant = 1;
 
 // weighted_flops(): a region moving `bytes` of A, in the planner's units for T (gemm's flops

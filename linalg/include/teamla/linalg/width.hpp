@@ -43,10 +43,10 @@ double dispatch_cost_ns(std::size_t width, DispatchKind kind = DispatchKind::hot
 std::size_t choose_width(double serial_estimate_ns, std::size_t sections, std::size_t max_width,
                          DispatchKind kind = DispatchKind::hot);
 
-// kPenaltyHalfLifeNs: 20 ms, with the newest section weighted 1/8 (kPenaltyWeight). One
-// outlier of 1 ms (a fresh pool's first wake) then keeps a 0.1 ms call inline for only ~40 ms;
-// a persistent slow mode (20 ms sections, measured here under load) is probed about every
-// 130 ms, so it costs ~15 % at worst instead of 100x.
+// kPenaltyHalfLifeNs: 20 ms, with the newest section weighted 1/8 (kPenaltyWeight): one
+// outlier (a fresh pool's first wake) keeps short calls inline only briefly, while a persistent
+// slow mode under foreign load is still probed now and then instead of paid on every call
+// (the record: docs/perf/load.md).
 inline constexpr double kPenaltyHalfLifeNs = 20e6;
 inline constexpr double kPenaltyWeight = 1.0 / 8.0;
 

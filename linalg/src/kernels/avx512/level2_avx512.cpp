@@ -8,7 +8,8 @@ namespace teamla::linalg::detail {
 namespace {
 
 // This file's Tag (level2_body.hpp): the complex loops' vectors are 256 bits, AVX-512VL's
-// encoding of them (32 registers): from memory, zgemv ran no faster on 512-bit vectors.
+// encoding of them (32 registers): from memory the loops are bound by bandwidth, not by the
+// vector width (docs/perf/level2.md).
 struct Avx512Level2 {
   static constexpr int kVecBytes = 32;
 };
