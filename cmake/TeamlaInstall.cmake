@@ -17,11 +17,12 @@ install(FILES ${PROJECT_BINARY_DIR}/generated/include/teamla/version.hpp
 if(TARGET teamla_blas)
   install(TARGETS teamla_blas EXPORT teamlaTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
-# The whole-ABI libblas.so.3, in a directory of its own (docs/blas.md, "libblas.so.3"): never
-# beside other libraries, where it would shadow the system's BLAS for every program.
+# The whole-ABI libblas.so.3 and liblapack.so.3, in a directory of their own (docs/blas.md,
+# "libblas.so.3"): never beside other libraries, where they would shadow the system's BLAS and
+# LAPACK for every program.
 if(TARGET teamla_blas_system)
-  install(TARGETS teamla_blas_system LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/teamla
-          NAMELINK_SKIP)
+  install(TARGETS teamla_blas_system teamla_lapack_system
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/teamla NAMELINK_SKIP)
 endif()
 
 # pkg-config files: teamla (the C++ libraries) and teamla-blas (the ABI library, also the

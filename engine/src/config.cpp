@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// config.cpp: the engine's configuration: Mode names and the one reader of the environment in
-// engine/, for the engine and for the BLAS libraries.
-#include <algorithm>
+// config.cpp: the engine's configuration: Mode names, and EngineConfig from the environment
+// (read through environment.hpp).
 #include <cstdlib>
 #include <exception>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
 
+#include "environment.hpp"
 #include "teamla/engine/config.hpp"
 #include "teamla/team/pool.hpp"
 
@@ -38,14 +38,14 @@ namespace {
 // width_cache_from_env(): TEAMLA_WIDTH_CACHE ("off" or "": none), else the user's cache
 // directory (XDG's), else `fallback`.
 std::string width_cache_from_env(const std::string& fallback) {
-  if (const char* chosen = std::getenv("TEAMLA_WIDTH_CACHE")) {
+  if (const char* chosen = variable("TEAMLA_WIDTH_CACHE")) {
     const std::string_view value(chosen);
     return value == "off" ? std::string() : std::string(value);
   }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
+  if (const char* xdg = variable("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
     return std::string(xdg) + "/teamla";
   }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
+  if (const char* home = variable("HOME"); home != nullptr && *home == '/') {
     return std::string(home) + "/.cache/teamla";
   }
   return fallback;
@@ -72,9 +72,9 @@ EngineConfig EngineConfig::from_env(EngineConfig base) {
   base.wait_policy = builder.wait_policy();
   base.spin_polls = builder.wait_tuning().spin_polls;
   base.warm_up = builder.wait_tuning().warm_up;
-  if (const char* mode = std::getenv("TEAMLA_MODE")) base.mode = parse_mode(mode, "TEAMLA_MODE");
+  if (const char* mode = variable("TEAMLA_MODE")) base.mode = parse_mode(mode, "TEAMLA_MODE");
   base.width_cache = width_cache_from_env(base.width_cache);
-  if (const char* rule = std::getenv("TEAMLA_WIDTH_RULE")) {
+  if (const char* rule = variable("TEAMLA_WIDTH_RULE")) {
     const std::string_view value(rule);
     if (value != "observed" && value != "model") {
       throw ConfigError("TEAMLA_WIDTH_RULE", "TEAMLA_WIDTH_RULE = '" + std::string(value) +
@@ -102,7 +102,7 @@ std::size_t leading_count(const char* text) {
 // first_count(): the leading count of the first of `variables` that holds one, or 0.
 std::size_t first_count(std::initializer_list<const char*> variables) {
   for (const char* name : variables) {
-    if (const std::size_t count = leading_count(std::getenv(name))) return count;
+    if (const std::size_t count = leading_count(variable(name))) return count;
   }
   return 0;
 }
@@ -124,16 +124,6 @@ EngineConfig EngineConfig::from_blas_env(std::string& invalid) {
         first_count({"TEAMLA_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"});
     return defaults;
   }
-}
-
-BlasEnvironment blas_environment() {
-  BlasEnvironment environment;
-  if (const char* verbose = std::getenv("TEAMLA_BLAS_VERBOSE")) {
-    environment.verbosity = std::max(0, std::atoi(verbose));
-  }
-  environment.backend = std::getenv("TEAMLA_BLAS_BACKEND");
-  environment.completion = std::getenv("TEAMLA_BLAS_COMPLETION");
-  return environment;
 }
 
 }  // namespace teamla::engine

@@ -86,6 +86,8 @@ struct BlasEnvironment {
   // BLAS, as set (null when unset).
   const char* backend = nullptr;
   const char* completion = nullptr;
+  // TEAMLA_LAPACK_BACKEND: liblapack.so.3's backend list, as set (null when unset).
+  const char* lapack_backend = nullptr;
 };
 [[nodiscard]] BlasEnvironment blas_environment();
 
