@@ -38,7 +38,7 @@ if(TEAMLA_BUILD_TESTS OR TEAMLA_BUILD_BENCHES)
   endif()
 
   # libxsmm 1.17 (libxsmm-dev): static archives only, built position-independent; the small
-  # GEMM benches load it through a shim (benches/xsmm_blas.cpp) as a further anchor.
+  # GEMM benches load it through a shim (benches/small_gemm/xsmm_blas.cpp) as a further anchor.
   find_path(TEAMLA_XSMM_INCLUDE libxsmm.h)
   find_library(TEAMLA_XSMM_LIBRARY NAMES libxsmm.a)
   if(TEAMLA_XSMM_INCLUDE AND TEAMLA_XSMM_LIBRARY)

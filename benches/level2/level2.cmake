@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# level2/: BLAS level 2 through the CBLAS ABI, OpenBLAS linked and teamla preloaded over it.
 # BLAS level 2 through the CBLAS ABI (scripts/bench-level2): one program linked against OpenBLAS;
 # libteamla_blas.so preloaded over it is teamla's arm.
 if(TARGET benchmark::benchmark AND TARGET teamla::baseline_openblas)

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../wait_scenarios_common.hpp"
+#include "../waits/wait_scenarios_common.hpp"
 
 namespace teamla::bench {
 namespace {

@@ -47,7 +47,7 @@ constinit team::ProcessNumber<double> g_nanoseconds_per_tick;
 double nanoseconds_per_tick() {
   return g_nanoseconds_per_tick.get([] {
     if (!kHaveTsc) return 1.0;
-    constexpr std::uint64_t kCalibration = 2'000'000;  // 2 ms: the rate to ~0.01 %
+    constexpr std::uint64_t kCalibration = 2'000'000;  // 2 ms: the rate to about 1 part in 10^4
     const std::uint64_t ns0 = team::monotonic_ns(), tsc0 = team::read_tsc();
     std::uint64_t ns1 = ns0, tsc1 = tsc0;
     while (ns1 - ns0 < kCalibration) {

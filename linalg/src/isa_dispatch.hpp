@@ -17,7 +17,7 @@
 
 namespace teamla::linalg::level3_detail {
 template <class T>
-struct LeafKernels;  // TRSM's and POTRF's leaves (level3/level3_internal.hpp)
+struct LeafKernels;  // TRSM's, POTRF's and GETRF's leaves (kernels/leaf_kernels.hpp)
 }  // namespace teamla::linalg::level3_detail
 
 namespace teamla::linalg::detail {
@@ -66,7 +66,7 @@ using MicroKernelTall = void (*)(index_t m, index_t n, index_t k, const T* a, in
                                  const T* b, index_t b_rs, index_t b_cs, T* c, index_t ldc, T alpha,
                                  T beta);
 inline constexpr index_t kTallMaxColumns = 32;  // gemm.cpp's in-place rule: 4 strips of NR = 8
-inline constexpr index_t kTallMaxDepth = 32;    // deeper: 0.88-1.08x the tiles (docs/gemm.md)
+inline constexpr index_t kTallMaxDepth = 32;    // deeper it lost to the tiles (docs/gemm.md)
 inline constexpr int kTallVectors = 3;          // its tiles' rows: 3 vectors (row_step each)
 
 // MicroKernelDot: C[0:m, 0:n] = alpha * op(A) * B + beta * C for any m, n, k, with the rows of
@@ -93,7 +93,7 @@ using PackA = void (*)(index_t mc, index_t kc, const T* a, index_t rs, index_t c
 template <class T>
 using PackB = void (*)(index_t kc, index_t nc, const T* b, index_t rs, index_t cs, T* dst);
 
-// PackA1m / PackB1m: the 1m method's packing of a complex A and B (gemm/complex_pack.hpp):
+// PackA1m / PackB1m: the 1m method's packing of a complex A and B (kernels/complex_pack.hpp):
 // alpha * op(A) into PackA's format of 2 * half_mr real rows, op(B) into PackB's of nr columns,
 // each at real depth 2 kc; op(X)'s element (i, j) at x[i*rs + j*cs], conjugated where `conj`.
 template <class T>

@@ -34,7 +34,7 @@ void Workspace::grow(Block& block, std::size_t bytes) {
   if (block.bytes >= bytes) {
     return;
   }
-  // Grow by at least 1.5x so a slowly increasing shape sequence reallocates O(log) times.
+  // Grow by at least half again so a slowly increasing shape sequence reallocates O(log) times.
   replace(block, std::max(bytes, block.bytes + block.bytes / 2));
 }
 
@@ -108,7 +108,7 @@ bool Workspace::try_equalize(std::size_t width) noexcept {
         largest = std::max(largest, per_rank_[rank * kSlots + slot].bytes);
       }
       if (largest == 0) continue;
-      // To the largest exactly, not grow()'s 1.5x: the ranks then stay equal, where growing
+      // To the largest exactly, not grow()'s half again: the ranks then stay equal, where growing
       // one past the others would start them leapfrogging at every section.
       for (std::size_t rank = 0; rank < ranks; ++rank) {
         Block& block = per_rank_[rank * kSlots + slot];

@@ -61,7 +61,7 @@ if(TEAMLA_BUILD_BENCHES AND TARGET benchmark::benchmark)
             --library two=$<TARGET_FILE:teamla_blas> --pairs 2 --benchmark_filter=dgemm_/256)
   set_tests_properties(bench_smoke_level3_calls_pairs PROPERTIES LABELS bench-smoke TIMEOUT 60
     PASS_REGULAR_EXPRESSION "one:two/dgemm_/256.*ratio=")
-  # Paired batches (benches/batch_pairs.cpp): both libraries' item 0 is checked, each row
+  # Paired batches (benches/batch/batch_pairs.cpp): both libraries' item 0 is checked, each row
   # reports the median ratio; exactly two named libraries.
   add_test(NAME bench_smoke_batch_pairs
     COMMAND batch_pairs --library one@1=$<TARGET_FILE:teamla_blas>

@@ -40,8 +40,8 @@ int lookahead_override = -1;
 
 // getrf_block_size(): the step width. Serially 256: the trailing gemm's k, and the panel's
 // share of the flops stays small. On a team 128 below n = 2048, then 256.
-// 128: 2-thread n = 256-1024 ran 9-20 % faster than with 32; 128, 192 and 256 were level from
-// 1024 on (docs/perf/lu.md).
+// 128: 2-thread n = 256-1024 ran faster than with 32; 128, 192 and 256 were level from 1024
+// on (docs/perf/lu.md, "Block size").
 index_t getrf_block_size(bool on_team, index_t mn) {
   if (block_override > 0) return block_override;
   return on_team && mn < 2048 ? 128 : 256;

@@ -20,8 +20,8 @@ namespace {
 // kLeafCols: panels this narrow are factored column by column. Each of a leaf's columns passes
 // over the leaf's later columns once (a rank-1 update), so a narrow leaf leaves more of the
 // panel's flops to gemm calls, which pass over several columns at once.
-// 8: leaves of 4 ran the panel alone faster, but the whole factorization 5-25 % slower; 16
-// ran both slower (docs/perf/lu.md).
+// 8: leaves of 4 ran the panel alone faster, but the whole factorization slower; 16 ran both
+// slower (docs/perf/lu.md, "Leaf width").
 constexpr index_t kLeafCols = 8;
 
 index_t split_panel(index_t n) {

@@ -127,8 +127,8 @@ index_t potrf_tile(MatrixView<T> a) {
 // copy_lower(): the lower triangle of src into dst (same shape). Same layouts: contiguous
 // runs. Different layouts (the upper triangle's transposed view into the column-major tile):
 // a transpose in 32 x 32 blocks, so that the strided side stays within 32 cache lines. An
-// element-wise strided copy takes 42 % of an upper 256 factorization in perf (ld = 256
-// doubles maps every row to the same L1 sets).
+// element-wise strided copy takes a large share of an upper 256 factorization in perf (ld = 256
+// doubles maps every row to the same L1 sets; docs/perf/blocking.md).
 template <class T>
 void copy_lower(MatrixView<const T> src, MatrixView<T> dst) {
   const index_t n = src.rows;

@@ -9,8 +9,9 @@
 // tile unit first waits until every group has finished (they were all claimed before it, so
 // their holders are running). Claiming balances the work where a static split cannot: on a
 // shared or virtual machine a participant loses a few percent of a step to the hypervisor or
-// to a foreign thread (perf of a 2-thread dpotrf at n = 4096 with a static area split: 10 % of
-// the samples in waits), and a participant that starts late leaves its share to the others.
+// to a foreign thread (perf of a 2-thread dpotrf at n = 4096 with a static area split found a real
+// share of the samples in waits; docs/cholesky.md, "The team step"), and a participant that starts
+// late leaves its share to the others.
 // Lookahead: with next_kb > 0, the tiles covering the next diagonal block come first, and
 // whoever finishes the last of them factors that block while the others go on updating.
 #include <algorithm>
@@ -270,7 +271,8 @@ index_t potrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, std::size_t 
       next_info = factor_diagonal(trailing.block(0, 0, next_kb, next_kb));
       if (next_info == kNoScratch) next_info = kStepNotAhead;  // the next step factors it
       // The next step's triangle, off its critical path: packed serially before its
-      // section, it would take ~1 % of a 2-thread n = 4096 factorization (~160 us per step).
+      // section, it would lengthen every step of a 2-thread n = 4096 factorization
+      // (docs/perf/blocking.md).
       // Every group unit has finished, so nothing reads this step's triangle any more.
       if (next_info == 0) pack_triangle<T>(trailing.block(0, 0, next_kb, next_kb), nr, tri);
     }

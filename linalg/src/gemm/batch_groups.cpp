@@ -6,8 +6,8 @@
 // An item of a group differs from the group's shape only in its three pointers, so the shape
 // is normalised to the BLAS convention once per group and unit, and an item is three loads and
 // its kernel: through a per-item source (a search for the group, a descriptor built, checked,
-// and built again to compute), a batch of 10000 4^3 items takes 2.5x as long as the same batch
-// given as one strided call (docs/gemm.md, "Batched GEMM").
+// and built again to compute), a batch of 10000 4^3 items takes several times as long as the
+// same batch given as one strided call (docs/perf/blocking.md; docs/gemm.md, "Batched GEMM").
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -97,9 +97,9 @@ ShapeRun<T> shape_run(const detail::KernelSet<T>& ks, const GemmItem<T>& it) {
 }
 
 // run_items_of_shape(): items [begin, end) of one shape, item i's matrices at_item(i) (a struct
-// with a, b and c): one resolved kernel call each, else run_shape(). Resolved, batches of 10000
-// items ran 1.07-1.20x (8^3) and 1.18-1.47x (4^3) at 1 and 2 threads (docs/gemm.md, "Batched
-// GEMM").
+// with a, b and c): one resolved kernel call each, else run_shape(). Resolved once, batches of
+// 10000 items of 8^3 and of 4^3 ran faster at 1 and 2 threads (docs/perf/batch.md,
+// docs/perf/blocking.md; docs/gemm.md, "Batched GEMM").
 template <class T, class AtItem>
 [[gnu::always_inline]] inline void run_items_of_shape(const detail::KernelSet<T>& ks,
                                                       const ShapeRun<T>& run, std::size_t begin,
@@ -156,7 +156,7 @@ double item_flops(const GemmItem<T>& it) {
 // 8: beat 16 and 64 at 2 threads; 4 lost on double, gained on float (docs/perf/batch.md).
 constexpr std::size_t kUnitsPerParticipant = 8;
 // kMinUnitNs: a unit covers at least this much estimated serial work, so that its claim (one
-// CAS on a shared line) stays under ~5 % of it.
+// CAS on a shared line) stays a small share of it (a twentieth at most).
 constexpr double kMinUnitNs = 2000;
 
 // batch_units(): contiguous runs of items for a section of `width`, each at least kMinUnitNs

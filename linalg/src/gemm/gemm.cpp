@@ -370,9 +370,9 @@ template <class T>
 }  // namespace
 
 // gemm_scalar() (gemm_tiny.hpp). GCC inlines it here, into gemm_tiny_col_major() and
-// gemm_without_workspace(): out of line ([[gnu::noinline]]), the 2x2x2 calls through
-// dgemm_/sgemm_ run 1.10-1.16x slower (docs/gemm.md, "Tiny products"). The batch's files call
-// it out of line.
+// gemm_without_workspace(): out of line ([[gnu::noinline]]), the 2x2x2 calls through dgemm_/sgemm_
+// run slower (docs/gemm.md, "Tiny products"; docs/perf/blocking.md). The batch's files call it out
+// of line.
 template <class T>
 void gemm_scalar(index_t m, index_t n, index_t k, T alpha, Strided<T> a, Strided<T> b, T beta, T* c,
                  index_t ldc) {
@@ -486,8 +486,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
   if (split_rows && in_place && in_place_split_pays(in_place_units, n, k, sizeof(T))) {
     // Nothing to share: each unit runs the no-packing path on its rows. Handed out home first,
     // so a rank computes the same rows call after call: in claim order a 2048 x 16 x 16 dgemm
-    // called again at width 2 finds its rows of A and C in the other core's caches and takes
-    // 1.4x as long (docs/gemm.md, "Parallel split").
+    // called again at width 2 finds its rows of A and C in the other core's caches and runs
+    // markedly slower (docs/gemm.md, "Parallel split"; docs/perf/blocking.md).
     const std::size_t units = in_place_units;
     run_home_units(on, width, units, ws,
                    unit_parts(m, ks.fns.mr, units,
@@ -501,8 +501,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
     // One unit per participant, each the whole BLIS loop nest on its rows with B packed into
     // its own panels: no unit ever waits for another. One shared packed panel (pack units,
     // then row chunks waiting for them, each reading half of the panel from the other CPU's
-    // packing) ran 2-thread dgemm 512 at 0.83x this; two units per participant, each packing
-    // B again, lost 8 % at 512-1024 (docs/perf/blocking.md; docs/gemm.md, "Parallel split").
+    // packing) ran 2-thread dgemm 512 slower than this; two units per participant, each
+    // packing B again, lost at 512-1024 (docs/perf/blocking.md; docs/gemm.md, "Parallel split").
     if (!private_panels(ks, width, m, n, k, ws)) return false;
     const std::size_t units = std::min(width, static_cast<std::size_t>(row_tiles));
     run_claimed_units(
@@ -517,8 +517,8 @@ bool run_wide(const KernelSet<T>& ks, std::size_t width, index_t m, index_t n, i
         linger);
   } else {
     // About 4 units per participant when nothing is packed; one when packing, as the packed
-    // row split, since each unit packs all of A (four ran dgemm 768^3 and 1024^3 at 0.95x the
-    // row split).
+    // row split, since each unit packs all of A (four ran dgemm 768^3 and 1024^3 slower than the
+    // row split; docs/gemm.md, "Parallel split").
     const std::size_t units = in_place ? work_units(col_tiles, width)
                                        : std::min(width, static_cast<std::size_t>(col_tiles));
     run_home_units(on, width, units, ws,

@@ -31,9 +31,10 @@ inline constexpr double kSplitBalanceMargin = 1.1;
 // kColumnsUpToAspect times as tall as B is wide (m <= 2 n); past that, rows unless the columns
 // balance better by the margin. A row split cuts every column of C between two ranks, a column
 // split once per pair of neighbours, and the lines around a cut cost both cores (the two row
-// halves of a 2048 x 16 x 16 dgemm, run at once, each took 1.56x one half alone; the column
-// halves 1.08x). But each rank of a row split reads (packs) all of B and each rank of a column
-// split all of A, so a tall A keeps the rows (docs/gemm.md, "Parallel split").
+// halves of a 2048 x 16 x 16 dgemm, run at once, each took far longer than one half alone, the
+// column halves little longer; docs/perf/blocking.md). But each rank of a row split reads (packs)
+// all of B and each rank of a column split all of A, so a tall A keeps the rows (docs/gemm.md,
+// "Parallel split").
 // kColumnsUpToAspect: columns beat rows up to m = 2 n and lost at 4 n (docs/perf/blocking.md).
 inline constexpr index_t kColumnsUpToAspect = 2;
 

@@ -25,8 +25,8 @@
 #include <utility>
 
 #include "isa_dispatch.hpp"
+#include "kernels/leaf_kernels.hpp"
 #include "kernels/lu_leaf.hpp"
-#include "level3/level3_internal.hpp"
 
 namespace teamla::linalg::level3_detail {
 
@@ -159,7 +159,7 @@ struct CholLeaves {
   // RegTileSolve<T, kMR, kW>: solve_panel_tile() on a full kMR x kW register tile: the tile is
   // loaded once, solved in registers (the multipliers broadcast from the packed diagonal
   // block), and stored once. The loop version loaded and stored each column once per column
-  // to its left (perf of a 2-thread n = 4096 dpotrf: 1.1 % of the samples in it).
+  // to its left, a visible share of a 2-thread n = 4096 dpotrf in perf (docs/perf/blocking.md).
   template <class T, index_t kMR, index_t kW>
   struct RegTileSolve {
     using B = RegVec<T>;
@@ -259,8 +259,9 @@ struct CholLeaves {
   // one FMA per vector and j, no store; eight independent chains cover the FMA latency), then
   // stored once, both to B and to a contiguous copy of the strip that the later rows read.
   // Reading the solved rows back from B instead would walk a stride of ld: at ld = 512
-  // doubles every row maps to the same L1 sets, and the kernel then takes 22 % of a 512
-  // factorization; the axpy form (load, FMA, store per vector and j) takes 23 % at 256.
+  // doubles every row maps to the same L1 sets, and the kernel then takes a large share of a
+  // 512 factorization, as the axpy form (load, FMA, store per vector and j) does at 256
+  // (docs/cholesky.md, "TRSM"; docs/perf/blocking.md).
   template <class T>
   static constexpr index_t kStrip = 512 / static_cast<index_t>(sizeof(T));
 
@@ -488,7 +489,7 @@ struct CholLeaves {
   // column-major mr x w (ld mr), D the w x w lower diagonal block of L11 with D(c2, c) at
   // d[c * d_step + c2] (packed as gemm's B micro-panel, potrf_step.cpp), rdiag its reciprocal
   // diagonal. Left-looking: each column is loaded once, updated by the solved columns to its
-  // left and scaled; about 5 % of a 24 x 8 tile's work beside its gemm update at k = 128.
+  // left and scaled: w (w - 1) / 2 multiply-adds a row, little beside its gemm update's k w.
   template <class T>
   static void solve_panel_tile(T* x, index_t mr, index_t w, const T* d, index_t d_step,
                                const T* rdiag) {

@@ -5,9 +5,9 @@
 // tall kernels). Included only by files compiled for the ISA of Ops (kernels/<isa>/).
 #pragma once
 
-#include "gemm/complex_pack.hpp"
-#include "gemm/pack.hpp"
 #include "isa_dispatch.hpp"
+#include "kernels/complex_pack.hpp"
+#include "kernels/pack.hpp"
 #include "kernels/ukernel_simd.hpp"
 #include "kernels/ukernel_triangle.hpp"
 

@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "level3/level3_internal.hpp"
+#include "kernels/leaf_kernels.hpp"
 
 namespace teamla::linalg::level3_detail {
 

@@ -22,8 +22,8 @@ namespace teamla::linalg::detail {
 // across every panel: each step's `count` values are one sequential run, which the hardware
 // prefetcher follows. Reading panel by panel instead touches W values per step, a leading
 // dimension apart, and missed on every step once that passed a page: packing a 3840 x 128
-// block of A took 28 % of the kernel's time that way (perf, double, AVX-512), against a few
-// percent by steps (docs/gemm.md, "Packing order").
+// block of A took a large share of the kernel's time that way (perf, double, AVX-512), and a
+// small one by steps (docs/gemm.md, "Packing order"; docs/perf/blocking.md).
 template <class Isa, class T, int W>
 void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t es, T* dst) {
   if (es == 1) {
@@ -31,9 +31,9 @@ void pack_panels(index_t steps, index_t count, const T* src, index_t ps, index_t
     const index_t rest = count - full;
     // Each run is prefetched kAhead steps early. The runs lie a leading dimension apart, so
     // the hardware prefetcher sees each as a new stream of a few lines; packing 48 rows x 256
-    // columns of a panel at ld = 4096 stalls on every line without it (perf: 1.8 % of a
-    // 2-thread dpotrf n = 4096, most on the first load of each line).
-    // kAhead: 4 steps ahead cut the team Cholesky's panel phase by ~4 % (docs/perf/blocking.md).
+    // columns of a panel at ld = 4096 stalls on every line without it (perf of a 2-thread
+    // dpotrf n = 4096, most on the first load of each line; docs/perf/blocking.md).
+    // kAhead: 4 steps ahead shortened the team Cholesky's panel phase (docs/perf/blocking.md).
     constexpr index_t kAhead = 4;
     constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
     for (index_t p = 0; p < steps; ++p) {

@@ -122,8 +122,8 @@ template <class Ops, int MI, int NJ>
 // kDotChunkBytes: k is walked in chunks of this many bytes of each row, every block of C
 // summing one chunk before the next, so that a chunk of all of op(A)'s rows stays in L2 while
 // the blocks of B's columns stream it. Unchunked, a long k re-reads op(A) from memory once per
-// 4 columns of C: dgemm TN 64x64x4096 ran at 0.70x the packed path, 0.86x in chunks
-// (docs/gemm.md, "Dot products").
+// 4 columns of C: dgemm TN 64x64x4096 ran well below the packed path that way, and closer to
+// it in chunks (docs/gemm.md, "Dot products"; docs/perf/blocking.md).
 inline constexpr index_t kDotChunkBytes = 4096;
 
 // simd_kernel_dot(): the MicroKernelDot entry (isa_dispatch.hpp).

@@ -251,8 +251,8 @@ template <class Ops, int MR, int NR>
 // so that the C tile's column addresses are computed again for the stores. Otherwise GCC keeps
 // the ones prefetch_c() computed live through the k loop, in the registers of B's column
 // offsets (ColumnsB): those went to the stack, every broadcast waited on a reload, and the loop
-// counter lived in memory (objdump, GCC 12). Recomputed, dgemm NN and NT 12^3-16^3 run
-// 1.10-1.13x and TN 1.19-1.38x faster (docs/perf/blocking.md).
+// counter lived in memory (objdump, GCC 12). Recomputed, dgemm NN, NT and TN 12^3-16^3 run
+// faster, TN the most (docs/perf/blocking.md).
 template <class T>
 [[gnu::always_inline]] inline void recompute_c_addresses(T*& c, index_t& ldc) {
   asm("" : "+r"(c), "+r"(ldc));
@@ -274,7 +274,7 @@ void simd_kernel_any_b(index_t m, index_t n, index_t kc, const typename Ops::T* 
   AccTile<Ops, MR, NR> acc;
   zero_tile<Ops, MR, NR>(acc);
   // Short loops (k <= 64) on small matrices, whose C is hot anyway, skip the prefetch: it would
-  // take load slots for nothing (at k = 64 it cost dgemm 64 x 64 x 64 3 %;
+  // take load slots for nothing (at k = 64 it slowed dgemm 64 x 64 x 64;
   // docs/perf/blocking.md). A C of long columns (ldc > kColdCLd) is fetched
   // whatever kc: PBLAS's rank-32 updates of a 4000 x 2000 C (pdgemm) stalled on its lines at every
   // tile's store.
@@ -334,9 +334,9 @@ template <class Ops, int MR, int NR>
 // columns of B read in place through BForm. Out of line: inlined into the strip, the tile's
 // eight column pointers of B did not fit in the registers the strip's loop left free, and GCC
 // parked them in vector registers, so each broadcast first waited for its pointer to come back
-// (dgemm 16 x 16 x 16 ran 1.2x faster out of line). With C's addresses recomputed after the k
+// (dgemm 16 x 16 x 16 ran faster out of line). With C's addresses recomputed after the k
 // loop (recompute_c_addresses()) the inlined tile keeps its registers, and still runs dgemm NN
-// 2048 x 16 x 16 at 0.89x and NT at 0.97x the out-of-line one (docs/perf/blocking.md).
+// and NT 2048 x 16 x 16 slower than the out-of-line one (docs/perf/blocking.md).
 template <class Ops, int MR, int NR, template <class, int> class BForm>
 [[gnu::noinline]] void simd_in_place_tile(index_t m, index_t kc, const typename Ops::T* a,
                                           index_t lda, const typename Ops::T* b, index_t ldb,
@@ -377,9 +377,9 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // one, float 64 on the 48-row one) runs as two tiles of four vectors by NR / 2 columns: as
   // many accumulators as one full tile, with four loads of A and NR / 2 broadcasts per NR * 2
   // multiply-adds, where two-vector tiles (16 + 16 rows by NR) load two and broadcast NR per
-  // 2 * NR: dgemm at m = 32 runs 1.05-1.12x and sgemm 64 x 64 x 64 1.05-1.09x
-  // the split. Partial vectors (m = 25-31, 49-63) read 0.90-1.05x this way (masked loads in
-  // every step) and keep the split below (docs/perf/blocking.md).
+  // 2 * NR: dgemm at m = 32 and sgemm 64 x 64 x 64 run faster than the split. Partial
+  // vectors (m = 25-31, 49-63) gained nothing sure this way (masked loads in every step) and
+  // keep the split below (docs/perf/blocking.md).
   if constexpr (MR == 3 * kL && NR % 2 == 0) {
     if (m == MR + kL) {
       const BForm<typename Ops::T, NR> columns{b, ldb};
@@ -392,7 +392,7 @@ void simd_in_place_strip(index_t m, index_t kc, const typename Ops::T* a, index_
   // A remainder of one vector's rows or fewer after a full tile (double m = 25-31: 24 + 1-7)
   // is run as two tiles of at least two vectors instead (16 + 9-15): a one-vector tile has NR
   // accumulators, one FMA chain each, and waits on their latency (split, dgemm and sgemm NN
-  // 56 x 56 x 56 run 1-2 % faster; docs/perf/blocking.md).
+  // 56 x 56 x 56 run a little faster; docs/perf/blocking.md).
   index_t full_end = m / MR * MR;
   if constexpr (MR > 2 * kL) {
     if (full_end >= MR && m - full_end > 0 && m - full_end <= kL) full_end -= MR;
@@ -440,8 +440,8 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
   index_t jr = 0;
   // One vector's rows against B's rows in place (op(B) = B^T): tiles of 2 NR columns, B read
   // through its one row pointer. An NR-column tile of one vector has only NR independent FMA
-  // chains and waits on their latency (sgemm NT 16 x 16 x 16: 1.18x with 2 NR; docs/gemm.md,
-  // "Small path").
+  // chains and waits on their latency (sgemm NT 16 x 16 x 16 ran faster with 2 NR; docs/gemm.md,
+  // "Small path"; docs/perf/blocking.md).
   if constexpr (std::is_same_v<BForm<typename Ops::T, 1>, RowsB<typename Ops::T, 1>>) {
     if (m <= Ops::kLanes) {
       for (; jr + 2 * NR <= n; jr += 2 * NR) {
@@ -464,8 +464,8 @@ void simd_kernel_in_place(index_t m, index_t n, index_t kc, const typename Ops::
 // runs for it, at entry (m - 1) * NR + n - 1: the narrowest tile of whole vectors that holds
 // m rows, n columns wide (the same tile, so the same sums). Called straight from the tiny path,
 // it saves the in-place kernel's and the strip's calls, each passing ten arguments and saving
-// six registers: one-tile products run 1.06-1.25x faster without them (docs/gemm.md, "Tiny
-// products").
+// six registers: one-tile products run faster without them (docs/gemm.md, "Tiny products";
+// docs/perf/small.md).
 template <class Ops, int NR, template <class, int> class BForm, int... kEntry>
 constexpr auto one_tile_table(std::integer_sequence<int, kEntry...> /*entries*/) {
   constexpr int kL = Ops::kLanes;

@@ -28,11 +28,12 @@ namespace teamla::linalg::detail {
 
 // kTallStripWidth: columns per tile: 3 vectors (kTallVectors) x 8 = 24 accumulators of the 32
 // registers, the packed kernels' tile. 4 x 6, as OpenBLAS's small-matrix kernel and libxsmm's
-// generated code for this class use, ran 0.88-0.95x this (docs/gemm.md, "Tall kernel").
+// generated code for this class use, ran slower (docs/gemm.md, "Tall kernel";
+// docs/perf/blocking.md).
 inline constexpr int kTallStripWidth = 8;
 // kTallBlockTiles: tiles of rows per block of A run against every strip (192 rows of double).
-// One block of all the rows ran 0.96x this on dgemm 8192 x 16 x 16 (A past L2) and 1.00-1.04x
-// up to 4096 rows (docs/gemm.md, "Tall kernel").
+// One block of all the rows ran slower on dgemm 8192 x 16 x 16 (A past L2) and gained little up
+// to 4096 rows (docs/gemm.md, "Tall kernel"; docs/perf/blocking.md).
 inline constexpr index_t kTallBlockTiles = 8;
 
 // tall_strip(): rows [0, m) of one strip of NC columns, B packed NC values per step: full

@@ -8,8 +8,9 @@
 // vector: a phase updates only the vectors whose rows reach its steps, so the zeros above
 // (lower) or below (upper) the diagonal are multiplied on row_step x row_step corners only,
 // and the tile is loaded, accumulated and stored once. Run as separate tiles instead (one per
-// vector, a narrower and shorter call each), float's 48-row strips spent 10 % of 1-thread
-// strmm_ 256 in 16- and 32-row tiles of 16 steps (docs/level3.md, "TRMM").
+// vector, a narrower and shorter call each), float's 48-row strips spent a visible share of
+// 1-thread strmm_ 256 in 16- and 32-row tiles of 16 steps (docs/level3.md, "TRMM";
+// docs/perf/blocking.md).
 #pragma once
 
 #include <algorithm>

@@ -13,7 +13,7 @@
 namespace teamla::linalg::detail {
 
 // kLeaf: orders up to this run the unblocked loops (the factor, the substitutions).
-// 8: leaves of 16 ran zpotrf 7-18 % slower, leaves of 4 tied (docs/perf/complex.md).
+// 8: leaves of 16 ran zpotrf slower, leaves of 4 tied (docs/perf/complex.md, "Leaf order 8").
 inline constexpr index_t kLeaf = 8;
 
 // Work: what the recursion carries: the Exec the products run on and their stats, summed.

@@ -157,10 +157,11 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   }
   const index_t order = c.rows;  // A's, on the left now
   // From the ISA's small_n on, with a column-major C, gemm packs S straight from its stored
-  // triangle and no copy is made: at 512 the copy and its section took 8-10 % of a 2-thread
-  // dsymm_. At small_n itself the packed triangle runs one section where the copy needs two,
-  // and a section is where foreign load costs a wide call; the two machines measured disagreed
-  // there (docs/perf/blocking.md). Below it the copy is a few microseconds.
+  // triangle and no copy is made: at 512 the copy and its section were a share of a 2-thread dsymm_
+  // worth saving (docs/perf/blocking.md). At small_n itself the packed triangle runs one section
+  // where the copy needs two, and a section is where foreign load costs a wide call; the two
+  // machines measured disagreed there (docs/perf/blocking.md). Below it the copy is a few
+  // microseconds.
   if (order >= detail::kernels<T>().blocking.small_n && c.layout == Layout::col_major) {
     const detail::Strided<T> s{a.data, a.row_stride(), a.col_stride(), true};
     detail::gemm_strided(c.rows, c.cols, order, alpha, s, detail::strided_op(b, Op::none), beta,

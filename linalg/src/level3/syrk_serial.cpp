@@ -6,7 +6,7 @@
 // rows of A that index C's columns are packed once as B (kc x NR micro-panels), and each
 // mc block of the rows below is packed once as A. Calling gemm per column panel instead
 // would pack the rows below every 256-column panel again: in a 2-thread dpotrf at n = 4096,
-// packing took 12 % of the kernel's time that way (perf).
+// the repacking took a large share of the kernel's time that way (docs/cholesky.md, "SYRK").
 //
 // Tiles are classified against the triangle by syrk_tiles.hpp. SYRK packs the same A on both
 // sides (X = Y = A); SYR2K runs the nest twice, X*Y^T with beta and then Y*X^T with 1.

@@ -41,7 +41,8 @@ void triangle_tile(const detail::KernelFns<T>& f, bool lower, index_t i0, index_
   }
   // Only the rows [first, last) of the tile that hold kept entries are computed, rounded out to
   // whole vectors of the kernel (a narrower instantiation runs): computing all 48 rows of
-  // float's crossed tiles cost 1-thread ssyr2k_ 256 11 % (docs/level3.md, "SYR2K").
+  // float's crossed tiles slowed 1-thread ssyr2k_ 256 (docs/level3.md, "SYR2K";
+  // docs/perf/blocking.md).
   const index_t step = f.row_step;
   const index_t first = lower ? std::max<index_t>(0, j0 - i0) / step * step : 0;
   const index_t last = lower ? mrb : std::min(mrb, (j0 + nrb - i0 + step - 1) / step * step);

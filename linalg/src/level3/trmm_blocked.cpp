@@ -12,7 +12,7 @@
 // mirrors it with the triangle as gemm's B (pack_triangle_columns), panels of B's columns
 // left to right for a lower A. B is packed once in all, as in a gemm of the same shape, where
 // the recursion of trmm.cpp packs it once per level and once more in its leaves (pack_b there
-// takes 7 % of strmm_ 1024; docs/level3.md, "TRMM").
+// is a visible share of strmm_ 1024; docs/level3.md, "TRMM"; docs/perf/blocking.md).
 #include <algorithm>
 
 #include "gemm/gemm_internal.hpp"

@@ -52,8 +52,9 @@ inline StripRange strip_range(bool lower, index_t m, index_t i0, index_t i1) {
 
 // StripWalk: the strips of rows [r0, r1) in order, on the shifted grid (strip_grid_shift()),
 // each packed panel (k1 - k0 steps of MR values) right after the one before. Advanced by adds
-// only: the divisions of a closed form per strip and B micro-panel made most of the 2 % that
-// multiply_triangle_rows() itself takes of strmm_ 256 (perf; docs/level3.md, "TRMM").
+// only: the divisions of a closed form per strip and B micro-panel made most of the time that
+// multiply_triangle_rows() itself takes of strmm_ 256 (perf; docs/level3.md, "TRMM";
+// docs/perf/blocking.md).
 struct StripWalk {
   index_t i0, i1;     // the strip's rows
   index_t r1, mr;     // the rows walked, and the grid's unit
@@ -75,7 +76,7 @@ struct StripWalk {
 // triangle_strip(): rows [i0, i0 + mrb) of the product for one NR-column panel of packed B
 // (b_panel, k from 0), into c, beta = 0 (the first write of every row), with the zeros of the
 // diagonal block multiplied on row_step x row_step corners only instead of the whole MR x MR
-// block (float's MR of 48 multiplied 18 % more than the triangle's flops at strmm_ 256;
+// block (float's MR of 48 multiplied many more than the triangle's flops at strmm_ 256;
 // docs/level3.md, "TRMM"). The kernel's triangle tile (KernelFns::packed_triangle) does it in
 // one call, its vectors reaching a row_step further each. A kernel without one runs the same
 // staircase as tiles: level t runs the rows that reach the block's k range

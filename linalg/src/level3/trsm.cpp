@@ -69,10 +69,10 @@ template void trsm_left_serial<float>(bool, bool, MatrixView<const float>, Matri
 // slice runs the whole recursion, whose gemm calls pack (or re-read in place) the blocks of A
 // again, so narrow slices cost a pass over A for few columns. A late participant's slice is
 // still claimed by the other.
-// 1: four held 2-thread strsm below its 1-thread rate; one ran 2.3x four (docs/perf/blocking.md).
+// 1: four held 2-thread strsm below its 1-thread rate; one ran far faster (docs/perf/blocking.md).
 constexpr std::size_t kSlicesPerParticipant = 1;
 // kMinSliceCols: the narrowest slice worth its own pass over A.
-// 32: two slices at 64 right-hand sides ran 2-thread strsm 1.6x one (docs/perf/blocking.md).
+// 32: two slices at 64 right-hand sides ran 2-thread strsm well past one (docs/perf/blocking.md).
 constexpr index_t kMinSliceCols = 32;
 
 // trsm_left_parallel(): the canonical solve with its right-hand sides split over a section

@@ -97,8 +97,9 @@ std::atomic<std::uint32_t> g_sections_since_stall{kNoStallYet};
 constexpr int kLossesToPenalise = 2;
 constexpr std::uint32_t kLossWindow = 0xF;
 // kStallFactor: a wide region that waited for its members twice its inline time (so took 3x
-// it) lost a scheduler slice to foreign load: under `foreign_load --load 2:10` 1.6-2 % of
-// 2-thread dgemm 128 calls take ~10x their time (docs/perf/calls.md). Each such stall keeps the
+// it) lost a scheduler slice to foreign load: under `foreign_load --load 2:10` a few 2-thread
+// dgemm 128 calls in a hundred take ten times their time (docs/perf/calls.md,
+// docs/perf/blocking.md). Each such stall keeps the
 // following small regions inline while the penalty decays (half-life 20 ms).
 constexpr double kStallFactor = 3.0;
 // kSliceLossNs: and a stall waited at least this long: a member that lost its CPU to another
@@ -109,10 +110,10 @@ constexpr double kStallFactor = 3.0;
 constexpr double kSliceLossNs = 500e3;
 // kStallWeight: a stall moves the penalty half way to its excess (a 1 ms stall keeps a 0.1 ms
 // region inline for ~60 ms).
-// 0.5: with 1/8 the per-call p99 under foreign load stayed at 3.1x (docs/perf/blocking.md).
+// 0.5: with 1/8 the per-call p99 under foreign load stayed as high (docs/perf/blocking.md).
 constexpr double kStallWeight = 0.5;
 // kStallRecurSections: a stall is evidence on its own only when it comes within this many wide
-// sections of the one before: stalls in more than 0.5 % of sections reach a p99, which staying
+// sections of the one before: stalls in more than 1 section in 200 reach a p99, which staying
 // inline protects, and under foreign load they come every few dozen sections. A rarer stall,
 // the process's first included, is a loss like any other: a quiet machine's own services take
 // a member's CPU for a few ms now and then, thousands of sections apart, and taken alone each
@@ -134,9 +135,9 @@ namespace {
 
 // PenaltyRead: this thread's last reading of the penalty. Every region's plan reads it, and
 // while the wide arm's re-runs lose (a class that runs inline, at 2 threads) it is on: a
-// monotonic clock read and an exp2 per call then cost ~50 ns, 2 % of a 2.4 us dgemm 48 x 48 x
-// 48 at 2 threads (docs/gemm.md, "The width a region runs at"). It is decayed to the coarse
-// clock instead (4 ms ticks against the 20 ms half-life; the tick lags the record's stamp by
+// monotonic clock read and an exp2 per call then cost a visible share of a dgemm 48 x 48 x 48 at 2
+// threads (docs/gemm.md, "The width a region runs at"; docs/perf/blocking.md). It is decayed to the
+// coarse clock instead (4 ms ticks against the 20 ms half-life; the tick lags the record's stamp by
 // less than one, which only delays the decay by as much) and recomputed when the tick or the
 // penalty changed.
 struct PenaltyRead {

@@ -31,8 +31,8 @@ namespace teamla::linalg {
 
 enum class DispatchKind : unsigned char { hot, after_gap, parked };
 
-// kWidthTieTolerance: a wider width must be estimated more than 3 % faster to be chosen
-// over a narrower one (matches the "never more than 3 % slower" goal of the benches).
+// kWidthTieTolerance: a wider width must be estimated faster by more than this fraction to be
+// chosen over a narrower one (the benches' goal: never slower than a narrower one by more).
 inline constexpr double kWidthTieTolerance = 0.03;
 
 // dispatch_cost_ns() is the table's cost of opening and joining one section of `width`

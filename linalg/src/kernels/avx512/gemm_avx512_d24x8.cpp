@@ -36,7 +36,7 @@ struct Ops {
   // lane_sums(): lane l is the sum of x[l]'s lanes, in three rounds of folds, each two
   // shuffles and an add, as the float kernel's: the first within 128-bit lanes, the other two
   // across them. Two-source permutes of every lane per fold (a copy and an index vector each)
-  // ran dgemm TN 16x16x256 6-12 % slower (docs/perf/blocking.md).
+  // ran dgemm TN 16x16x256 slower (docs/perf/blocking.md).
   static V lane_sums(const V (&x)[8]) {
     const auto in_lanes = [](V a, V b) {  // [a0+a1, b0+b1] per 128-bit lane
       return _mm512_add_pd(_mm512_mask_shuffle_pd(a, 0xFF, a, b, 0x00),

@@ -35,7 +35,7 @@ struct Ops {
   // stay within 128-bit lanes: a fold of x[4g .. 4g + 3] leaves, in each 128-bit lane j, their
   // four sums over lane j. The last two add 128-bit lanes, leaving x[4g + i]'s total in lane
   // 4g + i. Two-source permutes of every lane per fold (a copy and an index vector each) ran
-  // sgemm TN 16x16x256 5-17 % slower (docs/perf/blocking.md).
+  // sgemm TN 16x16x256 slower (docs/perf/blocking.md).
   // The masked forms pass an operand as the merge source: the unmasked forms' GCC 12 headers
   // read an undefined vector and trip -Wmaybe-uninitialized.
   static V lane_sums(const V (&x)[16]) {

@@ -6,9 +6,9 @@
 // result equals a naive triple loop's up to the blocking over kc.
 #include <algorithm>
 
-#include "gemm/complex_pack.hpp"
-#include "gemm/pack.hpp"
 #include "isa_dispatch.hpp"
+#include "kernels/complex_pack.hpp"
+#include "kernels/pack.hpp"
 
 namespace teamla::linalg::detail {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// soak.hpp: the pieces of the soak driver (benches/soak.cpp), a long mixed run of checked
+// soak.hpp: the pieces of the soak driver (benches/soak/soak.cpp), a long mixed run of checked
 // calls through one shared CpuEngine and through libteamla_blas.so (docs/perf/soak.md).
 #pragma once
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# batch/: batched GEMM, gemm_batch against an OpenMP loop over OpenBLAS; processes and pairs.
 # Batched GEMM on Google Benchmark: teamla's gemm_batch against an OpenMP loop over 1-thread
 # OpenBLAS calls, one executable per arm, driven by scripts/bench-batch. OpenBLAS and OpenMP
 # are linked here only.
@@ -7,7 +8,6 @@ if(TARGET benchmark::benchmark)
   # OpenMP loop over OpenBLAS): dlopen'ed, so no BLAS is linked.
   add_executable(batch_pairs ${CMAKE_CURRENT_LIST_DIR}/batch_pairs.cpp)
   target_link_libraries(batch_pairs PRIVATE benchmark::benchmark ${CMAKE_DL_LIBS} teamla_warnings)
-  target_include_directories(batch_pairs PRIVATE ${CMAKE_CURRENT_LIST_DIR})
   if(OpenMP_CXX_FOUND)  # the omp: arm, batch_bench_openblas's loop in the same process
     target_link_libraries(batch_pairs PRIVATE OpenMP::OpenMP_CXX)
   endif()

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# soak/: minutes of checked calls under forks, affinity changes and foreign load.
 # The soak (docs/perf/soak.md): checked calls from several threads on a shared CpuEngine and
 # through libteamla_blas.so (dlopen'ed, so the library is found by its build path), with
 # forks and affinity changes; scripts/soak runs it for minutes under foreign_load.

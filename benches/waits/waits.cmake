@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# waits/: wait scenarios, per-call distributions, the faer#107 probe, the foreign-load generator.
 # The wait benches (docs/waits.md): the foreign-load generator, the wait scenarios under
 # teamla's policies and libgomp, and the faer#107 acquire probe.
 add_executable(foreign_load ${CMAKE_CURRENT_LIST_DIR}/foreign_load.cpp)
@@ -11,7 +12,7 @@ add_executable(wait_scenarios
 target_link_libraries(wait_scenarios PRIVATE teamla::team teamla_warnings)
 if(OpenMP_CXX_FOUND)
   # The libgomp arm is a library of its own so that -fopenmp stays on its one file.
-  add_library(wait_scenarios_omp OBJECT ${CMAKE_CURRENT_LIST_DIR}/omp/wait_scenarios_omp.cpp)
+  add_library(wait_scenarios_omp OBJECT ${CMAKE_CURRENT_LIST_DIR}/../omp/wait_scenarios_omp.cpp)
   target_link_libraries(wait_scenarios_omp PRIVATE OpenMP::OpenMP_CXX teamla_warnings)
   target_link_libraries(wait_scenarios PRIVATE wait_scenarios_omp OpenMP::OpenMP_CXX)
 else()

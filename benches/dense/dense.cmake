@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# dense/: gemm, trsm, syrk, potrf, potrs, getrf, gesv on Google Benchmark, one program per arm.
 # The dense-routine benchmarks on Google Benchmark (gemm, trsm, syrk, potrf, potrs), one
 # executable per arm (see dense_bench.hpp for why), driven by scripts/bench-gemm and
 # scripts/bench-potrf and rendered by scripts/plot-gemm and scripts/plot-potrf.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# showcase/: the checked demo table of scripts/demo, teamla against OpenBLAS and Eigen.
 # The showcase (scripts/demo): teamla against OpenBLAS and Eigen, and the engine's modes.
 # Baselines are linked here only, never into the library.
 if(TARGET teamla::baseline_openblas)
@@ -26,7 +27,7 @@ if(TARGET teamla::baseline_openblas)
                                                          -mavx512vl -mavx2 -mfma
                                                          -Wno-maybe-uninitialized)
   endif()
-  # foreign_load (benches/waits.cmake, included later) makes the showcase's loaded rows;
+  # foreign_load (benches/waits/waits.cmake, included later) makes the showcase's loaded rows;
   # add_dependencies resolves the name at generate time, so the order does not matter.
   add_dependencies(showcase foreign_load)
   if(TEAMLA_BUILD_TESTS)

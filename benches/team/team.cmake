@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# team/: the runtime alone: section dispatch cost beside libgomp, the yield study, start-up costs.
 # team_dispatch: empty-section dispatch cost beside libgomp, and the yield-phase study
 # (docs/team.md). -fopenmp is on this one file only.
 add_executable(team_dispatch ${CMAKE_CURRENT_LIST_DIR}/team_dispatch.cpp)

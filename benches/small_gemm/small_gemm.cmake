@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
+# small_gemm/: small and concurrent GEMM calls through a dlopen'ed BLAS, and the libxsmm shim.
 # Small GEMM calls through a BLAS library's ABI, on Google Benchmark (docs/perf/small.md),
 # driven by scripts/bench-small. The library is dlopen'ed, so no baseline is linked here.
 if(TARGET benchmark::benchmark)
   add_executable(small_gemm ${CMAKE_CURRENT_LIST_DIR}/small_gemm.cpp)
   target_link_libraries(small_gemm PRIVATE benchmark::benchmark ${CMAKE_DL_LIBS} teamla_warnings)
-  target_include_directories(small_gemm PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 endif()
 
 # libteamla_bench_xsmm.so: libxsmm's JIT kernels behind dgemm_/sgemm_, OpenBLAS for the calls
@@ -23,5 +23,4 @@ if(TARGET benchmark::benchmark AND OpenMP_CXX_FOUND)
   add_executable(concurrent_calls ${CMAKE_CURRENT_LIST_DIR}/concurrent_calls.cpp)
   target_link_libraries(concurrent_calls PRIVATE benchmark::benchmark OpenMP::OpenMP_CXX
                                                  ${CMAKE_DL_LIBS} teamla_warnings)
-  target_include_directories(concurrent_calls PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 endif()
