@@ -4,9 +4,6 @@
 #include "abi_level2.hpp"
 
 #include <complex>
-#include <cstdio>
-#include <cstdlib>
-#include <exception>
 
 #include "call_log.hpp"
 #include "process_engine.hpp"
@@ -31,35 +28,18 @@ linalg::VectorView<T> vector(T* x, int n, int inc) {
 
 // run_level2(): kernel(exec) inline on a serial Exec when the call cannot use a second thread
 // (the caller's count is 1) or is below the planner's floor (linalg::level2_runs_inline: no
-// section could pay for it), else on the process engine (or serially once it is closed). An
-// exception is a broken invariant inside teamla (the arguments were checked): as on_engine()
-// (run_on_engine.hpp), it stops the process, naming it.
+// section could pay for it), else on_engine() (run_on_engine.hpp).
 template <class T, class Kernel>
 void run_level2(const char* routine, index_t elements, Kernel&& kernel) {
-  try {
-    if (caller_runs_one_thread() || linalg::level2_runs_inline<T>(elements)) {
-      if (verbosity() > 0) set_last_call_threads(1);
+  if (caller_runs_one_thread() || linalg::level2_runs_inline<T>(elements)) {
+    if (verbosity() > 0) set_last_call_threads(1);
+    guarded(routine, [&] {
       linalg::Exec serial;
       kernel(serial);
-      return;
-    }
-    EngineLease lease;
-    set_last_call_threads(lease.threads());
-    if (engine::CpuEngine* engine = lease.engine()) {
-      const engine::ThreadWidthLimit limit(lease.width_limit());
-      engine->run(routine, kernel);
-      return;
-    }
-    linalg::Exec serial;
-    kernel(serial);
+    });
     return;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "teamla_blas: internal error in %s (a teamla bug): %s\n", routine,
-                 error.what());
-  } catch (...) {
-    std::fprintf(stderr, "teamla_blas: internal error in %s (a teamla bug)\n", routine);
   }
-  std::abort();
+  on_engine(routine, kernel);
 }
 
 }  // namespace

@@ -13,14 +13,6 @@ namespace {
 
 using linalg::col_major;
 
-// pivots(): the span of a factorization's pivots, min(rows, cols) of them.
-std::span<int> pivots(int* ipiv, int rows, int cols) {
-  return {ipiv, static_cast<std::size_t>(std::max(0, std::min(rows, cols)))};
-}
-std::span<const int> pivots(const int* ipiv, int n) {
-  return {ipiv, static_cast<std::size_t>(std::max(0, n))};
-}
-
 // valid_pivots(): every pivot names a row of the n x n factorization. LAPACK does not check
 // (a bad pivot reads and writes outside A); teamla reports it as an illegal ipiv instead.
 bool valid_pivots(const int* ipiv, int n) {
@@ -34,8 +26,8 @@ int getrf(const GetrfArgs& args, T* a, int* ipiv, int* factor_info) {
   if (const int info = check_getrf(args)) return info;
   *factor_info = 0;
   if (args.m == 0 || args.n == 0) return 0;
-  const index_t info = on_engine("getrf", [&](auto& runner) -> index_t {
-    return runner.getrf(col_major(a, args.m, args.n, args.lda), pivots(ipiv, args.m, args.n));
+  const index_t info = on_engine("getrf", [&](linalg::Exec& exec) -> index_t {
+    return linalg::getrf(col_major(a, args.m, args.n, args.lda), ipiv, exec);
   });
   *factor_info = static_cast<int>(info);
   return 0;
@@ -46,9 +38,9 @@ int getrs(const GetrsArgs& args, const T* a, const int* ipiv, T* b) {
   if (const int info = check_getrs(args)) return info;
   if (args.n == 0 || args.nrhs == 0) return 0;
   if (!valid_pivots(ipiv, args.n)) return 6;
-  on_engine("getrs", [&](auto& runner) {
-    runner.getrs(op_of(args.trans), col_major(a, args.n, args.n, args.lda), pivots(ipiv, args.n),
-                 col_major(b, args.n, args.nrhs, args.ldb));
+  on_engine("getrs", [&](linalg::Exec& exec) {
+    linalg::getrs(op_of(args.trans), col_major(a, args.n, args.n, args.lda), ipiv,
+                  col_major(b, args.n, args.nrhs, args.ldb), exec);
   });
   return 0;
 }
@@ -58,12 +50,12 @@ int gesv(const GesvArgs& args, T* a, int* ipiv, T* b, int* factor_info) {
   if (const int info = check_gesv(args)) return info;
   *factor_info = 0;
   if (args.n == 0) return 0;
-  const index_t info = on_engine("gesv", [&](auto& runner) -> index_t {
+  const index_t info = on_engine("gesv", [&](linalg::Exec& exec) -> index_t {
     const MatrixView<T> av = col_major(a, args.n, args.n, args.lda);
-    const index_t factored = runner.getrf(av, pivots(ipiv, args.n, args.n));
+    const index_t factored = linalg::getrf(av, ipiv, exec);
     if (factored == 0 && args.nrhs > 0) {
-      runner.getrs(Op::none, MatrixView<const T>(av), pivots(ipiv, args.n),
-                   col_major(b, args.n, args.nrhs, args.ldb));
+      linalg::getrs(Op::none, MatrixView<const T>(av), ipiv,
+                    col_major(b, args.n, args.nrhs, args.ldb), exec);
     }
     return factored;
   });
@@ -82,9 +74,9 @@ int getri(const GetriArgs& args, T* a, const int* ipiv, T* work, int* factor_inf
     return 0;
   }
   if (!valid_pivots(ipiv, args.n)) return 4;
-  const index_t info = on_engine("getri", [&](auto& runner) -> index_t {
-    return runner.getri(col_major(a, args.n, args.n, args.lda), pivots(ipiv, args.n),
-                        std::span<T>(work, static_cast<std::size_t>(args.lwork)));
+  const index_t info = on_engine("getri", [&](linalg::Exec& exec) -> index_t {
+    return linalg::getri(col_major(a, args.n, args.n, args.lda), ipiv, exec,
+                         std::span<T>(work, static_cast<std::size_t>(args.lwork)));
   });
   work[0] = optimal;  // as LAPACK, which returns it in every call
   *factor_info = static_cast<int>(info);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // abi_routines.cpp: the BLAS/LAPACK routines of the ABI, from checked arguments to the process
-// engine (or a serial runner when the engine is closed or could not be built).
+// engine (or serially on the caller when the engine is closed or could not be built).
 #include "abi_routines.hpp"
 
 #include <algorithm>
@@ -106,17 +106,17 @@ int gemm_on_engine(const GemmArgs& args, T alpha, const T* a, const T* b, T beta
   const Op op_a = op_of<T>(args.transa);
   const Op op_b = op_of<T>(args.transb);
   const MatrixView<T> cv = col_major(c, args.m, args.n, args.ldc);
-  const auto run = [&](auto& runner) {
+  auto run = [&](linalg::Exec& exec) {
     if (no_product) {
-      runner.gemm(Op::none, Op::none, T(0), empty_columns<T>(args.m), empty_rows<T>(args.n), beta,
-                  cv);
+      linalg::gemm(Op::none, Op::none, T(0), empty_columns<T>(args.m), empty_rows<T>(args.n), beta,
+                   cv, exec);
       return;
     }
     const auto av = op_a == Op::none ? col_major(a, args.m, args.k, args.lda)
                                      : col_major(a, args.k, args.m, args.lda);
     const auto bv = op_b == Op::none ? col_major(b, args.k, args.n, args.ldb)
                                      : col_major(b, args.n, args.k, args.ldb);
-    runner.gemm(op_a, op_b, alpha, av, bv, beta, cv);
+    linalg::gemm(op_a, op_b, alpha, av, bv, beta, cv, exec);
   };
   on_engine("gemm", run);
   return 0;
@@ -141,11 +141,11 @@ int triangular(const TrsmArgs& args, T alpha, const T* a, T* b) {
   const Diag diag = same_letter(args.diag, 'U') ? Diag::unit : Diag::non_unit;
   const index_t order = left ? args.m : args.n;
   const MatrixView<const T> av = col_major(a, order, order, args.lda);
-  on_engine(kSolve ? "trsm" : "trmm", [&](auto& runner) {
+  on_engine(kSolve ? "trsm" : "trmm", [&](linalg::Exec& exec) {
     if constexpr (kSolve) {
-      runner.trsm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv);
+      linalg::trsm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv, exec);
     } else {
-      runner.trmm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv);
+      linalg::trmm(side, uplo_of(args.uplo), op_of<T>(args.transa), diag, alpha, av, bv, exec);
     }
   });
   return 0;
@@ -161,7 +161,9 @@ int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
   if (const int info = check_syrk(args)) return info;
   const RankUpdate<T> u = rank_update(args, alpha, a, a, args.lda, beta, c);
   if (u.nothing) return 0;
-  on_engine("syrk", [&](auto& runner) { runner.syrk(u.uplo, u.op, u.alpha, u.a, u.beta, u.c); });
+  on_engine("syrk", [&](linalg::Exec& exec) {
+    linalg::syrk(u.uplo, u.op, u.alpha, u.a, u.beta, u.c, exec);
+  });
   return 0;
 }
 
@@ -179,9 +181,9 @@ int herk(const SyrkArgs& args, typename T::value_type alpha, const T* a,
   const MatrixView<const T> empty =
       op == Op::none ? empty_columns<T>(args.n) : empty_rows<T>(args.n);
   const MatrixView<const T> av = product ? col_major(a, rows, cols, args.lda) : empty;
-  on_engine("herk", [&](auto& runner) {
-    runner.herk(uplo_of(args.uplo), op, product ? alpha : R(0), av, beta,
-                col_major(c, args.n, args.n, args.ldc));
+  on_engine("herk", [&](linalg::Exec& exec) {
+    linalg::herk(uplo_of(args.uplo), op, product ? alpha : R(0), av, beta,
+                 col_major(c, args.n, args.n, args.ldc), exec);
   });
   return 0;
 }
@@ -197,10 +199,10 @@ int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
     scale_columns(cv, beta);
     return 0;
   }
-  on_engine("symm", [&](auto& runner) {
-    runner.symm(left ? Side::left : Side::right, uplo_of(args.uplo), alpha,
-                col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb), beta,
-                cv);
+  on_engine("symm", [&](linalg::Exec& exec) {
+    linalg::symm(left ? Side::left : Side::right, uplo_of(args.uplo), alpha,
+                 col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb), beta,
+                 cv, exec);
   });
   return 0;
 }
@@ -215,8 +217,9 @@ int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c) 
   if (const int info = check_syr2k(args)) return info;
   const RankUpdate<T> u = rank_update(args, alpha, a, b, args.ldb, beta, c);
   if (u.nothing) return 0;
-  on_engine("syr2k",
-            [&](auto& runner) { runner.syr2k(u.uplo, u.op, u.alpha, u.a, u.b, u.beta, u.c); });
+  on_engine("syr2k", [&](linalg::Exec& exec) {
+    linalg::syr2k(u.uplo, u.op, u.alpha, u.a, u.b, u.beta, u.c, exec);
+  });
   return 0;
 }
 
@@ -225,12 +228,12 @@ int posv(const PosvArgs& args, T* a, T* b, int* factor_info) {
   if (const int info = check_posv(args)) return info;
   *factor_info = 0;
   if (args.n == 0) return 0;
-  const index_t column = on_engine("posv", [&](auto& runner) -> index_t {
+  const index_t column = on_engine("posv", [&](linalg::Exec& exec) -> index_t {
     const Uplo uplo = uplo_of(args.uplo);
     const MatrixView<T> av = col_major(a, args.n, args.n, args.lda);
-    const index_t info = runner.potrf(uplo, av);
+    const index_t info = linalg::potrf(uplo, av, exec);
     if (info == 0 && args.nrhs > 0) {
-      runner.potrs(uplo, MatrixView<const T>(av), col_major(b, args.n, args.nrhs, args.ldb));
+      linalg::potrs(uplo, MatrixView<const T>(av), col_major(b, args.n, args.nrhs, args.ldb), exec);
     }
     return info;
   });
@@ -243,8 +246,8 @@ int potrf(const PotrfArgs& args, T* a, int* factor_info) {
   if (const int info = check_potrf(args)) return info;
   *factor_info = 0;
   if (args.n == 0) return 0;
-  const index_t column = on_engine("potrf", [&](auto& runner) -> index_t {
-    return runner.potrf(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda));
+  const index_t column = on_engine("potrf", [&](linalg::Exec& exec) -> index_t {
+    return linalg::potrf(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda), exec);
   });
   *factor_info = static_cast<int>(column);
   return 0;
@@ -254,18 +257,18 @@ template <class T>
 int potrs(const PotrsArgs& args, const T* a, T* b) {
   if (const int info = check_potrs(args)) return info;
   if (args.n == 0 || args.nrhs == 0) return 0;
-  on_engine("potrs", [&](auto& runner) {
-    runner.potrs(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda),
-                 col_major(b, args.n, args.nrhs, args.ldb));
+  on_engine("potrs", [&](linalg::Exec& exec) {
+    linalg::potrs(uplo_of(args.uplo), col_major(a, args.n, args.n, args.lda),
+                  col_major(b, args.n, args.nrhs, args.ldb), exec);
   });
   return 0;
 }
 
 template <class T>
 std::optional<NullMatrix> gemm_batch(std::span<const linalg::GemmGroup<T>> groups) {
-  return on_engine("gemm_batch", [&](auto& runner) -> std::optional<NullMatrix> {
+  return on_engine("gemm_batch", [&](linalg::Exec& exec) -> std::optional<NullMatrix> {
     try {
-      runner.gemm_batch(groups);
+      linalg::gemm_batch(groups, exec);
       return std::nullopt;
     } catch (const linalg::NullBatchMatrix& error) {
       // The only refusal left after the ABI's checks; any other is a broken invariant, which
@@ -278,9 +281,9 @@ std::optional<NullMatrix> gemm_batch(std::span<const linalg::GemmGroup<T>> group
 template <class T>
 void gemm_batch_strided(const linalg::GemmItem<T>& first, index_t stride_a, index_t stride_b,
                         index_t stride_c, index_t count) {
-  on_engine("gemm_batch_strided", [&](auto& runner) {
-    runner.gemm_batch_strided(first.op_a, first.op_b, first.alpha, first.a, stride_a, first.b,
-                              stride_b, first.beta, first.c, stride_c, count);
+  on_engine("gemm_batch_strided", [&](linalg::Exec& exec) {
+    linalg::gemm_batch_strided(first.op_a, first.op_b, first.alpha, first.a, stride_a, first.b,
+                               stride_b, first.beta, first.c, stride_c, count, exec);
   });
 }
 
