@@ -16,10 +16,10 @@
 
 namespace teamla::linalg::detail::level2_body {
 
-template <class Tag, class R>
+template <class Tag, class R, int Bytes = Tag::kVecBytes>
 struct Lanes {
-  static constexpr int kL = Tag::kVecBytes / static_cast<int>(sizeof(R));  // reals per vector
-  typedef R V __attribute__((vector_size(Tag::kVecBytes)));
+  static constexpr int kL = Bytes / static_cast<int>(sizeof(R));  // reals per vector
+  typedef R V __attribute__((vector_size(Bytes)));
   static constexpr auto kLanes = std::make_integer_sequence<int, kL>{};
 
   [[gnu::always_inline]] static V load(const R* p) {
@@ -68,6 +68,22 @@ struct Lanes {
     R s = 0;
     for (int l = 1; l < kL; l += 2) s += v[l];
     return s;
+  }
+  // fold<W>(): a and b cut into groups of W lanes, each pair of neighbouring groups summed, a's
+  // sums and b's in turn: lane l of the result, in the block of 2W lanes at base, is
+  // a[base + l % W] + a[base + W + l % W] for l % 2W < W, b's for the others. Folding eight
+  // vectors of sums with W = 1, 2, 4, ... leaves their eight totals in order, without summing
+  // each vector's lanes one by one.
+  template <int W, int Part>
+  struct FoldIndex {
+    constexpr int operator()(int l) const {
+      const int pos = l % (2 * W);
+      return (pos < W ? 0 : kL) + l / (2 * W) * (2 * W) + pos % W + Part * W;
+    }
+  };
+  template <int W>
+  [[gnu::always_inline]] static V fold(const V& a, const V& b) {
+    return shuffle(a, b, FoldIndex<W, 0>{}, kLanes) + shuffle(a, b, FoldIndex<W, 1>{}, kLanes);
   }
 };
 

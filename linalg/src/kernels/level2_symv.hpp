@@ -4,57 +4,20 @@
 //
 // Each element A(i, j) off the diagonal stands for two of the full matrix: it adds A(i, j) x[j]
 // to y[i] (the column's update) and A(j, i) x[i] to y[j] (the mirrored row's dot product),
-// where A(j, i) is A(i, j), or conj(A(i, j)) for a Hermitian matrix. Columns go eight at a
-// time (two complex), so that one sweep of their rows outside the diagonal block does both;
-// the diagonal block is done element by element. `conj` conjugates every read of A (a
-// row-major Hermitian A seen column-major), which swaps which of the two uses conjugates.
+// where A(j, i) is A(i, j), or conj(A(i, j)) for a Hermitian matrix. Columns go several at a
+// time, so that one sweep of their rows outside the diagonal block does both: a real matrix's
+// eight (level2_symv_real.hpp), a complex one's two, its diagonal block element by element. `conj`
+// conjugates every read of A (a row-major Hermitian A seen column-major), which swaps which of the
+// two uses conjugates.
 #pragma once
 
 #include "kernels/level2_scalar.hpp"
+#include "kernels/level2_symv_real.hpp"
 
 namespace teamla::linalg::detail::level2_body {
 
-// symv_rect_real(): rows [r0, r1) of the eight columns at a (ld lda), x8 their entries of x:
-// y[i] += sum_c A(i, c) x8[c], and dots[c] = sum_i A(i, c) x[i]. Eight columns a pass: each
-// vector of y is loaded and stored once per eight columns, each of x serves eight dot products,
-// and the eight sums in flight keep the additions' latency off the loop's critical path.
-template <class Tag, class R>
-void symv_rect_real(index_t r0, index_t r1, const R* a, index_t lda, const R* x8, const R* x,
-                    R* __restrict y, R* dots) {
-  const R* a0 = a;
-  const R* a1 = a0 + lda;
-  const R* a2 = a1 + lda;
-  const R* a3 = a2 + lda;
-  const R* a4 = a3 + lda;
-  const R* a5 = a4 + lda;
-  const R* a6 = a5 + lda;
-  const R* a7 = a6 + lda;
-  const R x0 = x8[0], x1 = x8[1], x2 = x8[2], x3 = x8[3];
-  const R x4 = x8[4], x5 = x8[5], x6 = x8[6], x7 = x8[7];
-  R s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
-#pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7)
-  for (index_t i = r0; i < r1; ++i) {
-    const R xi = x[i];
-    R t = y[i];
-    t += a0[i] * x0 + a1[i] * x1;
-    t += a2[i] * x2 + a3[i] * x3;
-    t += a4[i] * x4 + a5[i] * x5;
-    t += a6[i] * x6 + a7[i] * x7;
-    y[i] = t;
-    s0 += a0[i] * xi;
-    s1 += a1[i] * xi;
-    s2 += a2[i] * xi;
-    s3 += a3[i] * xi;
-    s4 += a4[i] * xi;
-    s5 += a5[i] * xi;
-    s6 += a6[i] * xi;
-    s7 += a7[i] * xi;
-  }
-  const R sums[8] = {s0, s1, s2, s3, s4, s5, s6, s7};
-  for (int c = 0; c < 8; ++c) dots[c] = sums[c];
-}
-
-// symv_rect_complex(): the same for two complex columns, interleaved reals; the column's
+// symv_rect_complex(): rows [r0, r1) of two complex columns (interleaved reals), x2 their
+// entries of x: y[i] += A(i, c) x2[c], and dots[c] = sum_i A(i, c) x[i]; the column's
 // update reads conj(A) where ConjCol, the dot product where ConjDot (as gemv's kernels).
 template <class Tag, class R, bool ConjCol, bool ConjDot>
 void symv_rect_complex(index_t r0, index_t r1, const R* a, index_t lda, const R* x2, const R* x,
@@ -132,7 +95,12 @@ void symv_cols(bool lower, bool herm, bool conj, index_t n, index_t c0, index_t 
   using R = real_t<T>;
   constexpr index_t kBlock = is_complex_v<T> ? 2 : 8;
   const bool conj_dot = herm != conj;
-  for (index_t j = c0; j < c1; j += kBlock) {
+  index_t j0 = c0;
+  if constexpr (!is_complex_v<T>) {
+    j0 = lower ? symv_cols_real<Tag, T, true>(n, c0, c1, a, lda, x, y)
+               : symv_cols_real<Tag, T, false>(n, c0, c1, a, lda, x, y);
+  }
+  for (index_t j = j0; j < c1; j += kBlock) {
     const index_t jb = c1 - j < kBlock ? c1 - j : kBlock;
     const T* aj = a + j * lda;
     symv_diagonal<Tag>(lower, herm, conj, jb, aj + j, lda, x + j, y + j);
@@ -145,8 +113,8 @@ void symv_cols(bool lower, bool herm, bool conj, index_t n, index_t c0, index_t 
       }
       continue;
     }
-    R dots[8];
-    if constexpr (is_complex_v<T>) {
+    if constexpr (is_complex_v<T>) {  // a real T has no full block left here
+      R dots[4];
       const auto rect = conj ? (conj_dot ? symv_rect_complex<Tag, R, true, true>
                                          : symv_rect_complex<Tag, R, true, false>)
                              : (conj_dot ? symv_rect_complex<Tag, R, false, true>
@@ -154,9 +122,6 @@ void symv_cols(bool lower, bool herm, bool conj, index_t n, index_t c0, index_t 
       rect(r0, r1, reals(aj), lda, reals(x + j), reals(x), reals(y), dots);
       y[j] += T(dots[0], dots[1]);
       y[j + 1] += T(dots[2], dots[3]);
-    } else {
-      symv_rect_real<Tag>(r0, r1, aj, lda, x + j, x, y, dots);
-      for (int c = 0; c < 8; ++c) y[j + c] += dots[c];
     }
   }
 }

@@ -9,6 +9,7 @@ namespace {
 // This file's Tag (level2_body.hpp): the complex loops' vectors are one AVX register.
 struct Avx2Level2 {
   static constexpr int kVecBytes = 32;
+  static constexpr int kWideBytes = 32;  // level2_symv_real.hpp: one register too
 };
 
 constexpr Level2Tables kTables = level2_body::make_tables<Avx2Level2>();

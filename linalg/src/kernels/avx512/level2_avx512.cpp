@@ -12,6 +12,9 @@ namespace {
 // vector width (docs/perf/level2.md).
 struct Avx512Level2 {
   static constexpr int kVecBytes = 32;
+  // kWideBytes: the loops bound by their multiply-adds from cache (real symv:
+  // level2_symv_real.hpp) take the full 512 bits.
+  static constexpr int kWideBytes = 64;
 };
 
 constexpr Level2Tables kTables = level2_body::make_tables<Avx512Level2>();

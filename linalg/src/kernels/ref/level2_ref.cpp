@@ -11,6 +11,7 @@ namespace {
 // baseline's.
 struct RefLevel2 {
   static constexpr int kVecBytes = 16;
+  static constexpr int kWideBytes = 16;  // level2_symv_real.hpp: one register too
 };
 
 constexpr Level2Tables kTables = level2_body::make_tables<RefLevel2>();
