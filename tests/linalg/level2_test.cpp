@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <cstdint>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -581,6 +583,65 @@ TYPED_TEST(Level2, BadShapesThrowBeforeWriting) {
   EXPECT_EQ(a, a0);
   EXPECT_EQ(x, x0);
   EXPECT_EQ(y, y0);
+}
+
+// ---- alignment -------------------------------------------------------------------------------
+
+// check_aligned_at(): gemv T and symv (lower and upper) on an n x n A (ld n + pad) whose first
+// column starts `offset` elements past a 64-byte boundary, against a long-double loop. The real
+// kernels peel rows up to their vector boundary and take their widest vectors only on aligned
+// columns (kernels/level2_lanes.hpp), so every offset takes another path.
+template <class T>
+void check_aligned_at(index_t n, index_t pad, index_t offset, Exec& exec) {
+  const index_t ld = n + pad;
+  std::vector<T> store(static_cast<std::size_t>(ld * n + 64));
+  auto address = reinterpret_cast<std::uintptr_t>(store.data());
+  T* base = store.data() + (64 - address % 64) % 64 / sizeof(T);
+  T* a = base + offset;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(n * 100 + pad * 10 + offset));
+  for (index_t i = 0; i < ld * n; ++i) a[i] = test::random_value<T>(rng);
+  std::vector<T> x(static_cast<std::size_t>(n)), y(x.size());
+  for (T& v : x) v = test::random_value<T>(rng);
+  const MatrixView<const T> av(a, n, n, ld, Layout::col_major);
+  const auto at = [&](index_t i, index_t j) { return wide(a[i + j * ld]); };
+  for (int routine = 0; routine < 3; ++routine) {
+    std::fill(y.begin(), y.end(), T(0));
+    const auto xv = strided(static_cast<const T*>(x.data()), n, index_t{1});
+    const auto yv = strided(y.data(), n, index_t{1});
+    if (routine == 0) gemv<T>(Op::transpose, T(1), av, xv, T(0), yv, exec);
+    if (routine == 1) symv<T>(Uplo::lower, T(1), av, xv, T(0), yv, exec);
+    if (routine == 2) symv<T>(Uplo::upper, T(1), av, xv, T(0), yv, exec);
+    test::Checker check;
+    for (index_t i = 0; i < n; ++i) {
+      Wide s = 0;
+      long double scale = 0;
+      for (index_t j = 0; j < n; ++j) {
+        const bool lower_half = i >= j;
+        const Wide aij = routine == 0                   ? at(j, i)
+                         : (routine == 1) == lower_half ? at(i, j)
+                                                        : at(j, i);
+        const Wide t = aij * wide(x[static_cast<std::size_t>(j)]);
+        s += t;
+        scale += std::abs(t);
+      }
+      check.expect(y[static_cast<std::size_t>(i)], s, n, scale, i);
+    }
+  }
+}
+
+TEST(Level2Alignment, GemvTransposeAndSymvAtEveryOffset) {
+  for_each_isa([] {
+    Exec exec;
+    for (index_t n : {40, 64, 100}) {
+      for (index_t pad : {0, 3}) {
+        for (index_t offset = 0; offset < 8; ++offset) {
+          SCOPED_TRACE(::testing::Message() << "n " << n << " pad " << pad << " offset " << offset);
+          check_aligned_at<double>(n, pad, offset, exec);
+          check_aligned_at<float>(n, pad, offset, exec);
+        }
+      }
+    }
+  });
 }
 
 TEST(Level2Plan, RunsInlineFollowsTheFloor) {

@@ -4,10 +4,10 @@
 // gemv_n takes four columns a pass, loading and storing y once per four columns of A (A
 // streams from memory, y stays in cache); gemv_t eight, its eight dot products sharing each
 // load of x.
-// The real loops are plain loops the compiler vectorizes under the kernel file's flags, with
-// `omp simd` (-fopenmp-simd, no OpenMP runtime) letting gemv_t's sums be reassociated into
-// vector accumulators. The complex loops use level2_lanes.hpp's vectors on the interleaved
-// reals, so that A's pairs are never split into real and imaginary parts.
+// The real gemv_n is a plain loop the compiler vectorizes under the kernel file's flags; the
+// real gemv_t and the complex loops use level2_lanes.hpp's vectors (for gemv_t, so that its
+// eight sums are folded together instead of each summed lane by lane; for the complex ones, so
+// that A's pairs are never split into real and imaginary parts).
 #pragma once
 
 #include "kernels/level2_lanes.hpp"
@@ -92,36 +92,41 @@ void gemv_n_complex(index_t m, index_t n, const R* a, index_t lda, const R* x, R
   }
 }
 
+// gemv_t_cols(): y[c] += the dot product of column c of the eight at a (ld lda) with x, over
+// m rows: eight vector sums in flight (one per column, so the additions' latency does not bound
+// the loop), each load of x serving all eight, the sums folded together at the end
+// (add_sums8()); the rows before A's first aligned vector and past its last one by one.
+template <class Tag, class R, int Bytes>
+void gemv_t_cols(index_t m, const R* a, index_t lda, const R* x, R* y) {
+  using L = Lanes<Tag, R, Bytes>;
+  using V = typename L::V;
+  const R* col[kSums8];
+  for (int c = 0; c < kSums8; ++c) col[c] = a + c * lda;
+  V s[kSums8] = {};
+  index_t i = 0;
+  for (const index_t head = rows_to_align<Bytes>(col[0], m); i < head; ++i) {
+    for (int c = 0; c < kSums8; ++c) y[c] += col[c][i] * x[i];
+  }
+  for (; i + L::kL <= m; i += L::kL) {
+    const V xv = L::load(x + i);
+#pragma GCC unroll 8
+    for (int c = 0; c < kSums8; ++c) s[c] += L::load(col[c] + i) * xv;
+  }
+  add_sums8<L, R>(s, y);
+  for (; i < m; ++i) {
+    for (int c = 0; c < kSums8; ++c) y[c] += col[c][i] * x[i];
+  }
+}
+
+// gemv_t_real(): y += A^T x, eight columns a pass (gemv_t_cols()), at the kernel file's widest
+// vectors where they pay (wide_pays()), else at its usual width; the last columns one by one.
 template <class Tag, class R>
 void gemv_t_real(index_t m, index_t n, const R* a, index_t lda, const R* x, R* __restrict y) {
+  const double bytes = static_cast<double>(m) * static_cast<double>(n) * sizeof(R);
+  const auto cols = wide_pays<Tag::kWideBytes>(bytes, a, lda) ? gemv_t_cols<Tag, R, Tag::kWideBytes>
+                                                              : gemv_t_cols<Tag, R, Tag::kVecBytes>;
   index_t j = 0;
-  // Eight columns a pass: eight sums in flight, so the additions' latency does not bound the
-  // loop, and each load of x serves eight columns.
-  for (; j + 8 <= n; j += 8) {
-    const R* a0 = a + j * lda;
-    const R* a1 = a0 + lda;
-    const R* a2 = a1 + lda;
-    const R* a3 = a2 + lda;
-    const R* a4 = a3 + lda;
-    const R* a5 = a4 + lda;
-    const R* a6 = a5 + lda;
-    const R* a7 = a6 + lda;
-    R s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
-#pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7)
-    for (index_t i = 0; i < m; ++i) {
-      const R xi = x[i];
-      s0 += a0[i] * xi;
-      s1 += a1[i] * xi;
-      s2 += a2[i] * xi;
-      s3 += a3[i] * xi;
-      s4 += a4[i] * xi;
-      s5 += a5[i] * xi;
-      s6 += a6[i] * xi;
-      s7 += a7[i] * xi;
-    }
-    const R sums[8] = {s0, s1, s2, s3, s4, s5, s6, s7};
-    for (int c = 0; c < 8; ++c) y[j + c] += sums[c];
-  }
+  for (; j + kSums8 <= n; j += kSums8) cols(m, a + j * lda, lda, x, y + j);
   for (; j < n; ++j) {
     const R* a0 = a + j * lda;
     R s0 = 0;

@@ -9,10 +9,12 @@
 // every load of A into parts, a permute per vector that costs more than the multiply-adds.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
 #include "teamla/linalg/matrix_view.hpp"
+#include "teamla/team/machine.hpp"
 
 namespace teamla::linalg::detail::level2_body {
 
@@ -86,5 +88,54 @@ struct Lanes {
     return shuffle(a, b, FoldIndex<W, 0>{}, kLanes) + shuffle(a, b, FoldIndex<W, 1>{}, kLanes);
   }
 };
+
+// wide_pays(): whether a loop bound by its multiply-adds over `bytes` of A, whose columns start
+// at a (ld lda), takes the kernel file's widest vectors (Tag::kWideBytes): where A fits the
+// core's second-level cache (read at run time) and its columns start on that width. Streamed
+// from further out the wide loads measured slower than the usual width, and on columns aligned
+// only to malloc's 16 bytes the wide loads that straddle lines, or the rows taken one by one
+// before them, cost more than the narrower vectors (docs/perf/level2.md).
+template <int WideBytes, class R>
+bool wide_pays(double bytes, const R* a, index_t lda) {
+  const auto address = reinterpret_cast<std::uintptr_t>(a);
+  const auto column_bytes = static_cast<std::uintptr_t>(lda) * sizeof(R);
+  return address % WideBytes == 0 && column_bytes % WideBytes == 0 &&
+         bytes <= static_cast<double>(team::cpu_info().caches.l2);
+}
+
+// rows_to_align(): how many of the m leading elements at p to take one by one so that the rest
+// start on a boundary of Bytes (0 when p is not a multiple of an element). Callers' arrays are
+// often aligned to 16 bytes only (malloc's), and a load that straddles a cache line costs two.
+template <int Bytes, class R>
+index_t rows_to_align(const R* p, index_t m) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  if (address % sizeof(R) != 0) return 0;
+  const auto head = static_cast<index_t>((Bytes - address % Bytes) % Bytes / sizeof(R));
+  return head < m ? head : m;
+}
+
+// add_sums8(): out[c] += the sum of s[c]'s lanes, for eight vectors of sums (eight dot products
+// in flight): folded together pairwise (Lanes::fold()), not summed lane by lane.
+inline constexpr int kSums8 = 8;
+template <class L, class R>
+[[gnu::always_inline]] inline void add_sums8(const typename L::V (&s)[kSums8], R* out) {
+  using V = typename L::V;
+  R tot[kSums8];
+  V p[4];
+  for (int k = 0; k < 4; ++k) p[k] = L::template fold<1>(s[2 * k], s[2 * k + 1]);
+  if constexpr (L::kL == 2) {
+    std::memcpy(tot, p, sizeof(tot));
+  } else {
+    const V q[2] = {L::template fold<2>(p[0], p[1]), L::template fold<2>(p[2], p[3])};
+    if constexpr (L::kL == 4) {
+      std::memcpy(tot, q, sizeof(tot));
+    } else {
+      V r = L::template fold<4>(q[0], q[1]);
+      if constexpr (L::kL == 16) r = L::template fold<8>(r, r);
+      std::memcpy(tot, &r, sizeof(tot));
+    }
+  }
+  for (int c = 0; c < kSums8; ++c) out[c] += tot[c];
+}
 
 }  // namespace teamla::linalg::detail::level2_body

@@ -2,51 +2,28 @@
 // level2_symv_real.hpp (internal): symv's pass over a real stored triangle (level2_symv.hpp),
 // eight columns a pass, as explicit vectors of the kernel file's widest width (Tag::kWideBytes).
 //
-// symv runs from cache in LAPACK's loops (dsytrd), where it is bound by its multiply-adds, two
-// per stored element, not by memory: the widest vectors halve them against the 256-bit form the
-// other level-2 loops keep. Columns larger than the core's second-level cache stream from
-// further out, where the wide loads measured slower than the kernel file's usual width
-// (docs/perf/level2.md), so that one serves them. Each pass pays a fixed cost besides its rows
-// (the 8 x 8 diagonal block and the eight dot products' sums), which dominates a small matrix:
-// the block is unrolled on locals, so that y's entries stay in registers instead of going
-// through memory for every element, and the sums are folded together (Lanes::fold()).
+// symv runs from cache in LAPACK's loops (dsytrd), where it is bound by its multiply-adds, two per
+// stored element, not by memory: the widest vectors halve them against the 256-bit form the other
+// level-2 loops keep, where they pay (level2_lanes.hpp, wide_pays(): A in the core's second-level
+// cache and aligned to them); elsewhere the kernel file's usual width serves. Each pass pays a
+// fixed cost besides its rows (the 8 x 8 diagonal block and the eight dot products' sums), which
+// dominates a small matrix: the block is unrolled on locals, so that y's entries stay in registers
+// instead of going through memory for every element, and the sums are folded together
+// (Lanes::fold()).
 #pragma once
 
 #include "kernels/level2_lanes.hpp"
 #include "kernels/level2_scalar.hpp"
-#include "teamla/team/machine.hpp"
 
 namespace teamla::linalg::detail::level2_body {
 
-inline constexpr int kSymvCols = 8;
-
-// symv_sums(): out[c] += the sum of s[c]'s lanes, for the eight vectors s.
-template <class L, class R>
-[[gnu::always_inline]] inline void symv_sums(const typename L::V (&s)[kSymvCols], R* out) {
-  using V = typename L::V;
-  R tot[kSymvCols];
-  V p[4];
-  for (int k = 0; k < 4; ++k) p[k] = L::template fold<1>(s[2 * k], s[2 * k + 1]);
-  if constexpr (L::kL == 2) {
-    std::memcpy(tot, p, sizeof(tot));
-  } else {
-    const V q[2] = {L::template fold<2>(p[0], p[1]), L::template fold<2>(p[2], p[3])};
-    if constexpr (L::kL == 4) {
-      std::memcpy(tot, q, sizeof(tot));
-    } else {
-      V r = L::template fold<4>(q[0], q[1]);
-      if constexpr (L::kL == 16) r = L::template fold<8>(r, r);
-      std::memcpy(tot, &r, sizeof(tot));
-    }
-  }
-  for (int c = 0; c < kSymvCols; ++c) out[c] += tot[c];
-}
+inline constexpr int kSymvCols = kSums8;
 
 // symv_rect(): rows [r0, r1) of the eight columns at a (ld lda), xj their entries of x and
 // yj of y: y[i] += sum_c A(i, c) xj[c], and yj[c] += sum_i A(i, c) x[i]. y's vector is loaded
 // and stored once per eight columns, each of x's serves eight dot products, and the eight sums
 // in flight keep the additions' latency off the loop; the column update is split over two
-// chains for the same reason.
+// chains for the same reason. The vectors start where A's first column is aligned.
 template <class Tag, class R, int Bytes>
 void symv_rect(index_t r0, index_t r1, const R* a, index_t lda, const R* xj, const R* x,
                R* __restrict y, R* yj) {
@@ -59,7 +36,19 @@ void symv_rect(index_t r0, index_t r1, const R* a, index_t lda, const R* xj, con
     col[c] = a + c * lda;
     xs[c] = L::splat(xj[c]);
   }
+  // one_row(): row i element by element, for the rows around the aligned vectors.
+  const auto one_row = [&](index_t i) {
+    R t = y[i];
+    for (int c = 0; c < kSymvCols; ++c) {
+      t += col[c][i] * xj[c];
+      yj[c] += col[c][i] * x[i];
+    }
+    y[i] = t;
+  };
   index_t i = r0;
+  for (const index_t head = r0 + rows_to_align<Bytes>(col[0] + r0, r1 - r0); i < head; ++i) {
+    one_row(i);
+  }
   for (; i + L::kL <= r1; i += L::kL) {
     const V xv = L::load(x + i);
     V t = L::load(y + i);
@@ -75,15 +64,8 @@ void symv_rect(index_t r0, index_t r1, const R* a, index_t lda, const R* xj, con
     }
     L::store(y + i, t + u);
   }
-  symv_sums<L, R>(s, yj);
-  for (; i < r1; ++i) {
-    R t = y[i];
-    for (int c = 0; c < kSymvCols; ++c) {
-      t += col[c][i] * xj[c];
-      yj[c] += col[c][i] * x[i];
-    }
-    y[i] = t;
-  }
+  add_sums8<L, R>(s, yj);
+  for (; i < r1; ++i) one_row(i);
 }
 
 // symv_block_real(): the 8 x 8 diagonal block at a (its stored triangle), x and y its entries.
@@ -115,14 +97,13 @@ template <class Tag, class R, bool Lower>
 index_t symv_cols_real(index_t n, index_t c0, index_t c1, const R* a, index_t lda, const R* x,
                        R* y) {
   // The bytes of this slice's columns, the part of A that this core reads again on each call.
-  const double l2_bytes = static_cast<double>(team::cpu_info().caches.l2);
   const double sum_j = (static_cast<double>(c0) + static_cast<double>(c1) - 1) / 2 *
                        static_cast<double>(c1 - c0);  // c0 + ... + (c1 - 1)
   const double elements = Lower ? static_cast<double>(n) * static_cast<double>(c1 - c0) - sum_j
                                 : sum_j + static_cast<double>(c1 - c0);
   const double bytes = elements * sizeof(R);
-  const auto rect =
-      bytes <= l2_bytes ? symv_rect<Tag, R, Tag::kWideBytes> : symv_rect<Tag, R, Tag::kVecBytes>;
+  const auto rect = wide_pays<Tag::kWideBytes>(bytes, a, lda) ? symv_rect<Tag, R, Tag::kWideBytes>
+                                                              : symv_rect<Tag, R, Tag::kVecBytes>;
   index_t j = c0;
   for (; j + kSymvCols <= c1; j += kSymvCols) {
     const R* aj = a + j * lda;
