@@ -5,22 +5,43 @@
 // openblas_set_num_threads. Linked against OpenBLAS; preloading libteamla_blas.so over it makes it
 // teamla's arm (the same calls, served by teamla). The operands stay the same from call to call,
 // as in LAPACK's loops, so a small call runs from cache. Counters: GF/s (2 n^2 flops; n^2 for
-// trsv) and GB/s (the matrix's bytes: the data a memory-bound call must stream).
+// trsv) and GB/s (the matrix's bytes: the data a memory-bound call must stream). Every operand
+// starts on a 64-byte boundary: with malloc's 16 bytes, where an array fell depended on each
+// arm's heap (the preloaded library allocates its own), and the loads that straddle cache lines
+// moved either library's small calls by a large share between arms and runs.
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
 #include <complex>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace {
 
+// Aligned64: std::vector's allocator, every array on a 64-byte boundary.
 template <class T>
-std::vector<T> random_values(std::size_t count, unsigned seed) {
+struct Aligned64 {
+  using value_type = T;
+  Aligned64() = default;
+  template <class U>
+  explicit Aligned64(const Aligned64<U>& /*other*/) {}
+  T* allocate(std::size_t count) {
+    return static_cast<T*>(::operator new (count * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, std::size_t /*count*/) { ::operator delete (p, std::align_val_t{64}); }
+  bool operator==(const Aligned64& /*other*/) const { return true; }
+};
+
+template <class T>
+using Array = std::vector<T, Aligned64<T>>;
+
+template <class T>
+Array<T> random_values(std::size_t count, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<T> values(count);
+  Array<T> values(count);
   for (T& v : values) {
     if constexpr (sizeof(T) == 16) {
       v = T(uniform(rng), uniform(rng));
@@ -40,7 +61,7 @@ struct Operands {
         y(random_values<T>(n, 3)) {
     for (int i = 0; i < n; ++i) a[std::size_t(i) * n + i] += T(n);
   }
-  std::vector<T> a, x, y;
+  Array<T> a, x, y;
 };
 
 void finish(benchmark::State& state, int n, double flops, double bytes) {
@@ -115,7 +136,7 @@ void dtrsv(benchmark::State& state) {
   const int n = static_cast<int>(state.range(1));
   openblas_set_num_threads(static_cast<int>(state.range(0)));
   Operands<double> o(n);
-  const std::vector<double> x0 = o.x;
+  const Array<double> x0 = o.x;
   for (auto _ : state) {
     cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, o.a.data(), n, o.x.data(),
                 1);
