@@ -209,7 +209,7 @@ template <class T>
 void check_getrs(Op op, const MatrixView<const T>& lu, const int* ipiv, const MatrixView<T>& b,
                  const char* routine) {
   using namespace level3_detail;
-  check_op(routine, "op", op);
+  check_op(routine, "op", op, is_complex_v<T>);
   check_view(routine, "A", lu);
   check_view(routine, "B", b);
   check_square(routine, "A", lu.rows, lu.cols);
@@ -263,6 +263,8 @@ template void check_potrs<std::complex<float>>(Uplo, const MatrixView<const std:
   template void check_getri<T>(const MatrixView<T>&, const int*, const char*);
 TEAMLA_LU_CHECKS(double)
 TEAMLA_LU_CHECKS(float)
+TEAMLA_LU_CHECKS(std::complex<double>)
+TEAMLA_LU_CHECKS(std::complex<float>)
 #undef TEAMLA_LU_CHECKS
 // NOLINTEND(bugprone-macro-parentheses)
 

@@ -33,6 +33,14 @@ teamla_add_gtest(lu_test
 add_test(NAME lu_team_under_concurrency
   COMMAND lu_test --gtest_filter=Getrf.ResidualOnTeams:Getrf.OnATeamWhoseMemberNeverStarted)
 set_tests_properties(lu_team_under_concurrency PROPERTIES LABELS concurrency)
+# Complex LU (getrf, getrs, gesv, getri, laswp); compares with reference LAPACK by dlopen.
+teamla_add_gtest(complex_lu_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/complex_lu_test.cpp
+  LIBS teamla::linalg teamla_linalg_internals ${CMAKE_DL_LIBS}
+  LABELS kernels)
+add_test(NAME complex_lu_team_under_concurrency
+  COMMAND complex_lu_test --gtest_filter=Widths/ComplexLuOnTeam.*)
+set_tests_properties(complex_lu_team_under_concurrency PROPERTIES LABELS concurrency)
 # Complex Cholesky (potrf, potrs of Hermitian positive definite matrices).
 teamla_add_gtest(complex_cholesky_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/complex_cholesky_test.cpp

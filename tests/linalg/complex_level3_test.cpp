@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// complex_level3_test.cpp: trsm and herk in std::complex<double> and std::complex<float>
+// complex_level3_test.cpp: trsm, trmm and herk in std::complex<double> and std::complex<float>
 // (linalg/src/level3/complex_triangular.cpp).
 //
 // Covers: trsm on every side, triangle, op (the conjugate transpose included) and diagonal, in
 // both layouts, against op(A) X = alpha B multiplied back in long double, with alpha zero
-// reading neither A nor B's values; herk on both triangles with op none and conjugate transpose,
+// reading neither A nor B's values; trmm on every case against alpha op(A) B; herk on both triangles with op none and conjugate transpose,
 // real alpha and beta (zero included), the other triangle untouched and the diagonal's
 // imaginary parts zero; both on teams of 2; bad arguments throw.
 #include <gtest/gtest.h>
@@ -92,6 +92,43 @@ void check_trsm(Side side, Uplo uplo, Op op, Diag diag, Layout layout, index_t m
   EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(order));
 }
 
+// check_trmm(): B from trmm against alpha op(A) B (only A's triangle, its diagonal 1 when unit)
+// in long double.
+template <class Z>
+void check_trmm(Side side, Uplo uplo, Op op, Diag diag, Layout layout, index_t m, index_t n,
+                team::Team* team) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(m * 17 + n));
+  const index_t order = side == Side::left ? m : n;
+  std::vector<Z> sa = random_values<Z>(order * order, rng);
+  const MatrixView<const Z> a{sa.data(), order, order, order, layout};
+  const std::vector<Z> sb = random_values<Z>(m * n, rng);
+  std::vector<Z> sx = sb;
+  const MatrixView<Z> x{sx.data(), m, n, layout == Layout::col_major ? m : n, layout};
+  const MatrixView<const Z> b{sb.data(), m, n, x.ld, layout};
+  const Z alpha(-0.5, 0.75);
+  Exec exec;
+  exec.team = team;
+  trmm<Z>(side, uplo, op, diag, alpha, a, x, exec);
+  const auto tri = [&](index_t i, index_t j) -> Wide {
+    const index_t r = op == Op::none ? i : j;
+    const index_t c = op == Op::none ? j : i;
+    if (r == c && diag == Diag::unit) return 1;
+    if ((uplo == Uplo::lower) ? r < c : r > c) return 0;
+    return op_element(a, op, i, j);
+  };
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      Wide s = 0;
+      for (index_t p = 0; p < order; ++p) {
+        s += side == Side::left ? tri(i, p) * wide(b(p, j)) : wide(b(i, p)) * tri(p, j);
+      }
+      worst = std::max(worst, static_cast<double>(std::abs(wide(alpha) * s - wide(x(i, j)))));
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(order));
+}
+
 template <class Z>
 class ComplexLevel3 : public ::testing::Test {};
 using ComplexTypes = ::testing::Types<std::complex<double>, std::complex<float>>;
@@ -107,6 +144,23 @@ TYPED_TEST(ComplexLevel3, TrsmEveryCase) {
                          << "side " << int(side) << " uplo " << int(uplo) << " op " << int(op)
                          << " diag " << int(diag) << " layout " << int(layout));
             check_trsm<TypeParam>(side, uplo, op, diag, layout, 37, 23, nullptr);
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(ComplexLevel3, TrmmEveryCase) {
+  for (Side side : {Side::left, Side::right}) {
+    for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+      for (Op op : {Op::none, Op::transpose, Op::conj_transpose}) {
+        for (Diag diag : {Diag::non_unit, Diag::unit}) {
+          for (Layout layout : {Layout::col_major, Layout::row_major}) {
+            SCOPED_TRACE(::testing::Message()
+                         << "side " << int(side) << " uplo " << int(uplo) << " op " << int(op)
+                         << " diag " << int(diag) << " layout " << int(layout));
+            check_trmm<TypeParam>(side, uplo, op, diag, layout, 37, 23, nullptr);
           }
         }
       }
@@ -204,6 +258,10 @@ TEST_P(ComplexLevel3OnTeam, LargeSolvesAndUpdatesMatch) {
   check_trsm<std::complex<float>>(Side::left, Uplo::upper, Op::none, Diag::unit, Layout::row_major,
                                   150, 260, team_.get());
   check_herk<std::complex<double>>(Uplo::upper, Op::none, 1.0, 0.5, 260, 150, team_.get());
+  check_trmm<std::complex<double>>(Side::left, Uplo::lower, Op::transpose, Diag::non_unit,
+                                   Layout::col_major, 300, 200, team_.get());
+  check_trmm<std::complex<float>>(Side::right, Uplo::upper, Op::conj_transpose, Diag::unit,
+                                  Layout::row_major, 150, 260, team_.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ComplexLevel3OnTeam, ::testing::Values(2));

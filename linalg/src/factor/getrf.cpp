@@ -29,7 +29,8 @@ namespace {
 constexpr double kPanelRateFraction = 0.5;
 
 // kSwapFlops: a row interchange costs about as long as this many gemm flops (two loads and
-// two stores against gemm's FMAs), for the width of the final pass over L.
+// two stores against gemm's FMAs), for the width of the final pass over L; a complex one moves
+// twice the bytes.
 constexpr double kSwapFlops = 8.0;
 
 // kSwapChunk: columns per unit of the final pass.
@@ -49,15 +50,22 @@ index_t getrf_block_size(bool on_team, index_t mn) {
 
 bool lookahead_enabled() { return lookahead_override != 0; }
 
+// kFlopsPerMultiplyAdd: real flops of one multiply-add of T (a complex one is four real ones).
+template <class T>
+constexpr double kFlopsPerMultiplyAdd = is_complex_v<T> ? 8.0 : 2.0;
+
+template <class T>
 double step_flops(index_t rows_below, index_t kb, index_t right) {
   const double r = static_cast<double>(right);
   const double b = static_cast<double>(kb);
-  return b * b * r + 2.0 * static_cast<double>(rows_below) * b * r;  // trsm + gemm
+  // trsm + gemm
+  return kFlopsPerMultiplyAdd<T> / 2.0 * (b * b * r + 2.0 * static_cast<double>(rows_below) * b * r);
 }
 
+template <class T>
 double panel_flops(index_t rows, index_t kb) {
   const double b = static_cast<double>(kb);
-  return (static_cast<double>(rows) - b / 3.0) * b * b;
+  return kFlopsPerMultiplyAdd<T> / 2.0 * (static_cast<double>(rows) - b / 3.0) * b * b;
 }
 
 // swap_left(): the interchanges of every step after a column's block, on that column.
@@ -75,7 +83,7 @@ void swap_left(MatrixView<T> a, const int* ipiv, index_t mn, index_t nb, const S
   };
   const auto units = static_cast<std::size_t>(blocks * chunks_per_block);
   const double swaps = static_cast<double>(mn) * static_cast<double>(mn) / 2.0;
-  const std::size_t width = std::min(steps.choose(steps.serial_ns(swaps * kSwapFlops)), units);
+  const std::size_t width = std::min(steps.choose(steps.serial_ns(swaps * kSwapFlops * (is_complex_v<T> ? 2.0 : 1.0))), units);
   if (width <= 1) {
     for (std::size_t u = 0; u < units; ++u) chunk(static_cast<index_t>(u));
     return;
@@ -91,7 +99,8 @@ index_t getrf_blocked(MatrixView<T> a, int* ipiv, Exec& exec) {
   const index_t m = a.rows;
   const index_t n = a.cols;
   const index_t mn = std::min(m, n);
-  const StepWidth steps(exec, sizeof(T));
+  // The complex products run the real kernel (1m): the real type's rate, on four times the flops.
+  const StepWidth steps(exec, sizeof(T) / (is_complex_v<T> ? 2 : 1));
   const index_t nb = getrf_block_size(steps.cap() > 1, mn);
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
   index_t info = 0;
@@ -105,7 +114,7 @@ index_t getrf_blocked(MatrixView<T> a, int* ipiv, Exec& exec) {
     if (info == 0 && panel_info != 0) info = k + panel_info;
     const index_t right = n - k - kb;
     if (right == 0) break;
-    const double step_ns = steps.serial_ns(step_flops(m - k - kb, kb, right));
+    const double step_ns = steps.serial_ns(step_flops<T>(m - k - kb, kb, right));
     const index_t next_kb = lookahead_enabled() ? std::min(nb, mn - k - kb) : 0;
     // With lookahead the next panel's strip is one participant's: a step with no columns
     // beyond it has nothing for the others to do.
@@ -121,7 +130,7 @@ index_t getrf_blocked(MatrixView<T> a, int* ipiv, Exec& exec) {
     // With lookahead the section also factors the next panel: inline, that work would have
     // been done too, so it belongs in the time the section must beat.
     const double next_panel_ns =
-        next_kb > 0 ? steps.serial_ns(panel_flops(m - k - kb, next_kb), kPanelRateFraction) : 0;
+        next_kb > 0 ? steps.serial_ns(panel_flops<T>(m - k - kb, next_kb), kPanelRateFraction) : 0;
     timing.record(step_ns + next_panel_ns);
     panel_ready = next_kb > 0;
   }
@@ -148,5 +157,7 @@ index_t getrf(MatrixView<T> a, int* ipiv, Exec& exec) {
 
 template index_t getrf<double>(MatrixView<double>, int*, Exec&);
 template index_t getrf<float>(MatrixView<float>, int*, Exec&);
+template index_t getrf<std::complex<double>>(MatrixView<std::complex<double>>, int*, Exec&);
+template index_t getrf<std::complex<float>>(MatrixView<std::complex<float>>, int*, Exec&);
 
 }  // namespace teamla::linalg

@@ -147,17 +147,17 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
   MatrixView<T> trailing = a.block(k, k + kb, m - k, right);
   const index_t lead = std::min(next_kb, right);
   const Strips strips{lead, strip_cols(right - lead, width), right};
-  const detail::KernelSet<T>& ks = detail::kernels<T>();
-  const index_t mr = ks.fns.mr;
   Workspace& ws = *detail::exec_buffers(exec).ws;
-  // The packed L21 in the shared buffer (column-major only: the microkernel writes C by
-  // columns); without it, each strip's own gemm.
-  const auto a_elems = static_cast<std::size_t>((below + mr - 1) / mr * mr * kb);
-  T* a_packed = a.layout == Layout::col_major && below > 0
-                    ? static_cast<T*>(ws.try_shared_buffer(a_elems * sizeof(T)))
-                    : nullptr;
-  if (a.layout == Layout::col_major && below > 0 && a_packed == nullptr) {
-    team::note_shortfall(team::Shortfall::memory, a_elems * sizeof(T));
+  // The packed L21 in the shared buffer (real, column-major only: the microkernel writes C by
+  // columns); without it, each strip's own gemm (the complex product packs by the 1m method).
+  T* a_packed = nullptr;
+  if constexpr (!is_complex_v<T>) {
+    const index_t mr = detail::kernels<T>().fns.mr;
+    const auto a_elems = static_cast<std::size_t>((below + mr - 1) / mr * mr * kb);
+    if (a.layout == Layout::col_major && below > 0) {
+      a_packed = static_cast<T*>(ws.try_shared_buffer(a_elems * sizeof(T)));
+      if (a_packed == nullptr) team::note_shortfall(team::Shortfall::memory, a_elems * sizeof(T));
+    }
   }
   const index_t groups = a_packed != nullptr ? (below + kGroupRows - 1) / kGroupRows : 0;
   const auto units = static_cast<std::size_t>(groups + strips.count());
@@ -168,21 +168,24 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
   detail::run_claimed_units(
       *exec.team, std::min(width, units), units, ws, [&](team::Section& s, std::size_t unit) {
         const auto u = static_cast<index_t>(unit);
-        if (u < groups) {
+        const auto [c0, w] = u < groups ? std::pair<index_t, index_t>{0, 0}
+                                        : strips.columns(u - groups);
+        MatrixView<T> cols = trailing.block(0, c0, m - k, w);
+        if constexpr (is_complex_v<T>) {
+          update_columns(panel, cols, ipiv, k);
+        } else if (u < groups) {
           const index_t r0 = u * kGroupRows;
           const MatrixView<const T> rows =
               panel.block(kb + r0, 0, std::min(kGroupRows, below - r0), kb);
-          ks.fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld, a_packed + r0 * kb);
+          detail::kernels<T>().fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld,
+                                          a_packed + r0 * kb);
           groups_done.fetch_add(1, std::memory_order_acq_rel);
           return;
-        }
-        const auto [c0, w] = strips.columns(u - groups);
-        MatrixView<T> cols = trailing.block(0, c0, m - k, w);
-        if (a_packed == nullptr) {
+        } else if (a_packed == nullptr) {
           update_columns(panel, cols, ipiv, k);
         } else {
           s.wait_for([&] { return groups_done.load(std::memory_order_acquire) == groups; });
-          update_packed(ks, panel, cols, ipiv, k, a_packed);
+          update_packed(detail::kernels<T>(), panel, cols, ipiv, k, a_packed);
         }
         if (lead > 0 && c0 == 0) {
           // The next panel: rows k + kb .. m of the strip just updated.
@@ -200,5 +203,17 @@ template index_t getrf_parallel_step<double>(MatrixView<double>, index_t, index_
                                              std::size_t, Exec&);
 template index_t getrf_parallel_step<float>(MatrixView<float>, index_t, index_t, index_t, int*,
                                             std::size_t, Exec&);
+template void update_columns<std::complex<double>>(MatrixView<const std::complex<double>>,
+                                                   MatrixView<std::complex<double>>, const int*,
+                                                   index_t);
+template void update_columns<std::complex<float>>(MatrixView<const std::complex<float>>,
+                                                  MatrixView<std::complex<float>>, const int*,
+                                                  index_t);
+template index_t getrf_parallel_step<std::complex<double>>(MatrixView<std::complex<double>>,
+                                                           index_t, index_t, index_t, int*,
+                                                           std::size_t, Exec&);
+template index_t getrf_parallel_step<std::complex<float>>(MatrixView<std::complex<float>>, index_t,
+                                                          index_t, index_t, int*, std::size_t,
+                                                          Exec&);
 
 }  // namespace teamla::linalg::level3_detail

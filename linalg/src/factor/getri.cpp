@@ -141,5 +141,9 @@ index_t getri(MatrixView<T> a, const int* ipiv, Exec& exec, std::span<T> work) {
 
 template index_t getri<double>(MatrixView<double>, const int*, Exec&, std::span<double>);
 template index_t getri<float>(MatrixView<float>, const int*, Exec&, std::span<float>);
+template index_t getri<std::complex<double>>(MatrixView<std::complex<double>>, const int*, Exec&,
+                                             std::span<std::complex<double>>);
+template index_t getri<std::complex<float>>(MatrixView<std::complex<float>>, const int*, Exec&,
+                                            std::span<std::complex<float>>);
 
 }  // namespace teamla::linalg

@@ -44,6 +44,10 @@ template void apply_swaps<double>(MatrixView<double>, index_t, index_t, const in
                                   SwapOrder);
 template void apply_swaps<float>(MatrixView<float>, index_t, index_t, const int*, index_t,
                                  SwapOrder);
+template void apply_swaps<std::complex<double>>(MatrixView<std::complex<double>>, index_t, index_t,
+                                                const int*, index_t, SwapOrder);
+template void apply_swaps<std::complex<float>>(MatrixView<std::complex<float>>, index_t, index_t,
+                                               const int*, index_t, SwapOrder);
 
 }  // namespace level3_detail
 
@@ -81,5 +85,9 @@ void laswp(MatrixView<T> a, index_t k1, index_t k2, const int* ipiv, index_t inc
 
 template void laswp<double>(MatrixView<double>, index_t, index_t, const int*, index_t);
 template void laswp<float>(MatrixView<float>, index_t, index_t, const int*, index_t);
+template void laswp<std::complex<double>>(MatrixView<std::complex<double>>, index_t, index_t,
+                                          const int*, index_t);
+template void laswp<std::complex<float>>(MatrixView<std::complex<float>>, index_t, index_t,
+                                         const int*, index_t);
 
 }  // namespace teamla::linalg

@@ -151,6 +151,45 @@ void solve_part(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, in
   }
 }
 
+// multiply_leaf(): B = T B in place (n x nrhs, n <= kLeaf): a lower T's row i reads rows 0..i
+// of B, so the rows are computed from the last up (an upper T's from the first down).
+template <class R>
+void multiply_leaf(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                   index_t nrhs) {
+  for (index_t j = 0; j < nrhs; ++j) {
+    for (index_t s = 0; s < n; ++s) {
+      const index_t i = lower ? n - 1 - s : s;
+      const index_t k0 = lower ? 0 : i + 1;
+      const index_t k1 = lower ? i : n;
+      Cx<R> sum = unit ? b(i, j) : times(element(t, i, i), b(i, j));
+      for (index_t k = k0; k < k1; ++k) sum += times(element(t, i, k), b(k, j));
+      b(i, j) = sum;
+    }
+  }
+}
+
+// multiply_part(): B = T B on the calling thread's share: halves of T, each half of B taking
+// the other's contribution (the product) before that half is overwritten.
+template <class R>
+void multiply_part(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                   index_t nrhs, Work& work) {
+  if (n <= kLeaf) {
+    multiply_leaf(lower, unit, t, b, n, nrhs);
+    return;
+  }
+  const index_t n1 = n / 2;
+  const index_t n2 = n - n1;
+  if (lower) {
+    multiply_part(true, unit, t.at(n1, n1), b.at(n1, 0), n2, nrhs, work);
+    work.update(b.at(n1, 0), n2, nrhs, n1, t.at(n1, 0), b.operand(), Cx<R>(1));
+    multiply_part(true, unit, t, b, n1, nrhs, work);
+  } else {
+    multiply_part(false, unit, t, b, n1, nrhs, work);
+    work.update(b, n1, nrhs, n2, t.at(0, n1), b.at(n1, 0).operand(), Cx<R>(1));
+    multiply_part(false, unit, t.at(n1, n1), b.at(n1, 0), n2, nrhs, work);
+  }
+}
+
 // update_triangle(): update_lower() on the calling thread's share.
 template <class R>
 void update_triangle(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
@@ -172,19 +211,33 @@ void update_triangle(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a
   update_triangle(c.at(n1, n1), n2, k, a.at(n1, 0), alpha, work);
 }
 
-}  // namespace
-
-// solve_left(): solve_part() with B's columns in parts (in_parts()), each solved whole.
-template <class R>
-void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
-                index_t nrhs, Work& work) {
+// by_columns(): part(j0, j1, work) over parts of B's nrhs columns (in_parts()), for a
+// triangular solve or product of order n, each part whole on its columns.
+template <class R, class Part>
+void by_columns(index_t n, index_t nrhs, Work& work, Part part) {
   const double flops =
       4.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nrhs);
   in_parts(
       work, sizeof(R), flops, nrhs, [nrhs](index_t u, index_t units) { return nrhs * u / units; },
-      [&](index_t j0, index_t j1, Work& part) {
-        solve_part(lower, unit, t, b.at(0, j0), n, j1 - j0, part);
-      });
+      part);
+}
+
+}  // namespace
+
+template <class R>
+void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                index_t nrhs, Work& work) {
+  by_columns<R>(n, nrhs, work, [&](index_t j0, index_t j1, Work& part) {
+    solve_part(lower, unit, t, b.at(0, j0), n, j1 - j0, part);
+  });
+}
+
+template <class R>
+void multiply_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                   index_t nrhs, Work& work) {
+  by_columns<R>(n, nrhs, work, [&](index_t j0, index_t j1, Work& part) {
+    multiply_part(lower, unit, t, b.at(0, j0), n, j1 - j0, part);
+  });
 }
 
 // update_lower(): update_triangle() in parts of C's columns of equal area (in_parts()): part
@@ -215,18 +268,23 @@ template void solve_left<double>(bool, bool, ComplexOperand<double>, ComplexTile
                                  index_t, Work&);
 template void solve_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
                                 index_t, Work&);
+template void multiply_left<double>(bool, bool, ComplexOperand<double>, ComplexTile<double>,
+                                    index_t, index_t, Work&);
+template void multiply_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
+                                   index_t, Work&);
 template void update_lower<double>(ComplexTile<double>, index_t, index_t, ComplexOperand<double>,
                                    double, Work&);
 template void update_lower<float>(ComplexTile<float>, index_t, index_t, ComplexOperand<float>,
                                   float, Work&);
 
-// complex_trsm(): B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), as a left solve:
-// the right one is op(A)^T X^T = alpha B^T, on the transposed storage.
+// complex_triangular(): trsm's B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), or
+// trmm's B = alpha op(A) B or alpha B op(A), as a left solve or product: the right one is the
+// left one of the transposes (op(A)^T X^T = alpha B^T), on the transposed storage.
 template <class R>
-void complex_trsm(Side side, Uplo uplo, Op op_a, Diag diag, Cx<R> alpha,
-                  const MatrixView<const Cx<R>>& a, const MatrixView<Cx<R>>& b, Exec& exec) {
+void complex_triangular(bool solve, Side side, Uplo uplo, Op op_a, Diag diag, Cx<R> alpha,
+                        const MatrixView<const Cx<R>>& a, const MatrixView<Cx<R>>& b, Exec& exec) {
   using namespace level3_detail;
-  const char* routine = "trsm";
+  const char* routine = solve ? "trsm" : "trmm";
   check_side(routine, side);
   check_uplo(routine, uplo);
   check_op(routine, "op_a", op_a, true);
@@ -256,7 +314,7 @@ void complex_trsm(Side side, Uplo uplo, Op op_a, Diag diag, Cx<R> alpha,
     std::swap(n, nrhs);
   }
   Work work{exec, {}};
-  solve_left(lower, diag == Diag::unit, t, x, n, nrhs, work);
+  (solve ? solve_left<R> : multiply_left<R>)(lower, diag == Diag::unit, t, x, n, nrhs, work);
   exec.stats = work.totals;
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
 }
@@ -300,20 +358,56 @@ void complex_herk(Uplo uplo, Op op_a, R alpha, const MatrixView<const Cx<R>>& a,
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
 }
 
+// solve_serial(): solve_part() of a whole canonical solve on the calling thread.
+template <class R>
+void solve_serial(bool lower, bool unit, const MatrixView<const Cx<R>>& a,
+                  const MatrixView<Cx<R>>& b) {
+  Exec serial;
+  Work work{serial, {}};
+  solve_part(lower, unit, complex_operand(a, Op::none),
+             ComplexTile<R>{b.data, b.row_stride(), b.col_stride()}, a.rows, b.cols, work);
+}
+
 }  // namespace detail
+
+template <>
+void level3_detail::trsm_left_serial<std::complex<double>>(
+    bool lower, bool unit, MatrixView<const std::complex<double>> a,
+    MatrixView<std::complex<double>> b) {
+  detail::solve_serial<double>(lower, unit, a, b);
+}
+template <>
+void level3_detail::trsm_left_serial<std::complex<float>>(bool lower, bool unit,
+                                                          MatrixView<const std::complex<float>> a,
+                                                          MatrixView<std::complex<float>> b) {
+  detail::solve_serial<float>(lower, unit, a, b);
+}
 
 template <>
 void trsm<std::complex<double>>(Side side, Uplo uplo, Op op_a, Diag diag,
                                 std::complex<double> alpha,
                                 MatrixView<const std::complex<double>> a,
                                 MatrixView<std::complex<double>> b, Exec& exec) {
-  detail::complex_trsm<double>(side, uplo, op_a, diag, alpha, a, b, exec);
+  detail::complex_triangular<double>(true, side, uplo, op_a, diag, alpha, a, b, exec);
 }
 template <>
 void trsm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::complex<float> alpha,
                                MatrixView<const std::complex<float>> a,
                                MatrixView<std::complex<float>> b, Exec& exec) {
-  detail::complex_trsm<float>(side, uplo, op_a, diag, alpha, a, b, exec);
+  detail::complex_triangular<float>(true, side, uplo, op_a, diag, alpha, a, b, exec);
+}
+template <>
+void trmm<std::complex<double>>(Side side, Uplo uplo, Op op_a, Diag diag,
+                                std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a,
+                                MatrixView<std::complex<double>> b, Exec& exec) {
+  detail::complex_triangular<double>(false, side, uplo, op_a, diag, alpha, a, b, exec);
+}
+template <>
+void trmm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a,
+                               MatrixView<std::complex<float>> b, Exec& exec) {
+  detail::complex_triangular<float>(false, side, uplo, op_a, diag, alpha, a, b, exec);
 }
 
 void herk(Uplo uplo, Op op_a, double alpha, MatrixView<const std::complex<double>> a, double beta,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// complex_triangular.hpp (internal): the complex triangular solve and Hermitian rank-k update,
-// recursive on the complex product (gemm/complex_gemm.hpp), for trsm and herk and for the
-// complex Cholesky (factor/complex_cholesky.cpp).
+// complex_triangular.hpp (internal): the complex triangular solve and product and the
+// Hermitian rank-k update, recursive on the complex product (gemm/complex_gemm.hpp), for trsm,
+// trmm and herk and for the complex factorizations (factor/complex_cholesky.cpp, getrs.cpp).
 //
 // Each halves its triangle, so nearly every flop is in a product of half the order; a wide
 // call is one claimed section whose units each recurse inline on their part (in_parts()).
@@ -41,6 +41,11 @@ ComplexOperand<R> adjoint(ComplexOperand<R> x) {
 template <class R>
 void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
                 index_t nrhs, Work& work);
+
+// multiply_left(): B = T B in place (n x nrhs), T as solve_left()'s.
+template <class R>
+void multiply_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
+                   index_t nrhs, Work& work);
 
 // update_lower(): C += alpha A A^H on the lower triangle of C (n x n), A n x k, alpha real; the
 // upper triangle is not written, and the diagonal's imaginary parts are set to zero (as zherk

@@ -99,6 +99,15 @@ std::optional<LeftTriangular<T>> to_left_triangular(const char* routine, Side si
 // layouts. Recursive: leaves of kLeafSolve, gemm for the off-diagonal updates.
 template <class T>
 void trsm_left_serial(bool lower, bool unit, MatrixView<const T> a, MatrixView<T> b);
+// The complex forms: the complex solve's recursion (level3/complex_triangular.cpp).
+template <>
+void trsm_left_serial<std::complex<double>>(bool lower, bool unit,
+                                            MatrixView<const std::complex<double>> a,
+                                            MatrixView<std::complex<double>> b);
+template <>
+void trsm_left_serial<std::complex<float>>(bool lower, bool unit,
+                                           MatrixView<const std::complex<float>> a,
+                                           MatrixView<std::complex<float>> b);
 
 // syrk_lower_cols(): on the lower triangle of C, columns [c0, c1) only:
 // C = alpha * A * A^T + beta * C, A is n x k. Serial.

@@ -104,6 +104,16 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
 template <class T>
 void trmm(Side side, Uplo uplo, Op op_a, Diag diag, T alpha, MatrixView<const T> a, MatrixView<T> b,
           Exec& exec);
+// The complex products take Op::conj_transpose too.
+template <>
+void trmm<std::complex<double>>(Side side, Uplo uplo, Op op_a, Diag diag,
+                                std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a,
+                                MatrixView<std::complex<double>> b, Exec& exec);
+template <>
+void trmm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a,
+                               MatrixView<std::complex<float>> b, Exec& exec);
 
 // syr2k(): C = alpha * (op(A) * op(B)^T + op(B) * op(A)^T) + beta * C on the `uplo` triangle of
 // C only (n x n); op(A) and op(B) are n x k. The other triangle is neither read nor written.

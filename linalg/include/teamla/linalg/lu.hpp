@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // lu.hpp: LU factorization with partial pivoting, and the solves and inverse built on it, in
-// double and float, on matrix views.
+// double, float, std::complex<double> and std::complex<float>, on matrix views.
 //
 // The conventions are LAPACK's, so that results pass through the BLAS ABI unchanged: pivots are
 // 1-based, ipiv[i] = r meaning that row i + 1 was interchanged with row r; info > 0 names the
@@ -26,7 +26,8 @@ template <class T>
 index_t getrf(MatrixView<T> a, int* ipiv, Exec& exec);
 
 // getrs(): solves op(A) * X = B with A's factors from getrf (A n x n); B (n x nrhs) is
-// overwritten with X.
+// overwritten with X. Complex factors take Op::conj_transpose too. A complex pivot is the first
+// entry of largest |re| + |im|, as LAPACK's izamax picks it.
 template <class T>
 void getrs(Op op, MatrixView<const T> lu, const int* ipiv, MatrixView<T> b, Exec& exec);
 
