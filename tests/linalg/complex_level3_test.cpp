@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// complex_level3_test.cpp: trsm, trmm and herk in std::complex<double> and std::complex<float>
-// (linalg/src/level3/complex_triangular.cpp).
+// complex_level3_test.cpp: the complex level 3 but gemm (linalg/src/level3/complex_*.cpp), in
+// std::complex<double> and std::complex<float>.
 //
 // Covers: trsm on every side, triangle, op (the conjugate transpose included) and diagonal, in
 // both layouts, against op(A) X = alpha B multiplied back in long double, with alpha zero
-// reading neither A nor B's values; trmm on every case against alpha op(A) B; herk on both triangles with op none and conjugate transpose,
-// real alpha and beta (zero included), the other triangle untouched and the diagonal's
-// imaginary parts zero; both on teams of 2; bad arguments throw.
+// reading neither A nor B's values; trmm on every case against alpha op(A) B; herk on both
+// triangles with op none and conjugate transpose, real alpha and beta (zero included), the other
+// triangle untouched and the diagonal's imaginary parts zero; both on teams of 2; bad arguments
+// throw.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -234,6 +235,149 @@ TYPED_TEST(ComplexLevel3, HerkBothTrianglesAndOps) {
   }
 }
 
+// RankKind: which rank update check_rank() runs.
+enum class RankKind { syrk, syr2k, her2k };
+
+// check_rank(): syrk, syr2k or her2k's triangle against its sum in long double, the other
+// triangle untouched, a Hermitian diagonal's imaginary parts zero.
+template <class Z>
+void check_rank(RankKind kind, Uplo uplo, Op op, Z alpha, Z beta, index_t n, index_t k,
+                team::Team* team) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(3 * n + k));
+  const index_t ar = op == Op::none ? n : k;
+  const index_t ac = op == Op::none ? k : n;
+  const std::vector<Z> sa = random_values<Z>(ar * ac, rng);
+  const std::vector<Z> sb = random_values<Z>(ar * ac, rng);
+  const MatrixView<const Z> a = col_major<const Z>(sa.data(), ar, ac);
+  const MatrixView<const Z> b = col_major<const Z>(sb.data(), ar, ac);
+  const std::vector<Z> before = random_values<Z>(n * n, rng);
+  std::vector<Z> sc = before;
+  const MatrixView<Z> c = col_major(sc.data(), n, n);
+  const bool hermitian = kind == RankKind::her2k;
+  Exec exec;
+  exec.team = team;
+  if (kind == RankKind::syrk) syrk<Z>(uplo, op, alpha, a, beta, c, exec);
+  if (kind == RankKind::syr2k) syr2k<Z>(uplo, op, alpha, a, b, beta, c, exec);
+  if (kind == RankKind::her2k) her2k(uplo, op, alpha, a, b, beta.real(), c, exec);
+  // across(x, i, p): op(X)(i, p), conjugated for the Hermitian forms' right factor.
+  const auto across = [&](const MatrixView<const Z>& x, index_t i, index_t p) {
+    const Wide z = op_element(x, op, i, p);
+    return hermitian ? std::conj(z) : z;
+  };
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < n; ++i) {
+      const std::size_t at = static_cast<std::size_t>(i + j * n);
+      if (uplo == Uplo::lower ? i < j : i > j) {
+        ASSERT_EQ(sc[at], before[at]) << "(" << i << ", " << j << ") outside the triangle";
+        continue;
+      }
+      Wide s = 0;
+      for (index_t p = 0; p < k; ++p) {
+        if (kind == RankKind::syrk) {
+          s += wide(alpha) * op_element(a, op, i, p) * op_element(a, op, j, p);
+        } else {
+          const Wide second = hermitian ? std::conj(wide(alpha)) : wide(alpha);
+          s += wide(alpha) * op_element(a, op, i, p) * across(b, j, p) +
+               second * op_element(b, op, i, p) * across(a, j, p);
+        }
+      }
+      Wide old = beta == Z(0) ? Wide(0) : wide(before[at]);
+      if (hermitian && i == j) old = old.real();
+      const Wide want = s + (hermitian ? Wide(wide(beta).real()) : wide(beta)) * old;
+      worst = std::max(worst, static_cast<double>(std::abs(wide(sc[at]) - want)));
+      if (hermitian && i == j) {
+        EXPECT_EQ(sc[at].imag(), typename Z::value_type(0));
+      }
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(k + 1));
+}
+
+TYPED_TEST(ComplexLevel3, RankUpdatesBothTrianglesAndOps) {
+  using Z = TypeParam;
+  for (RankKind kind : {RankKind::syrk, RankKind::syr2k, RankKind::her2k}) {
+    const Op other = kind == RankKind::her2k ? Op::conj_transpose : Op::transpose;
+    for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+      for (Op op : {Op::none, other}) {
+        for (const auto& [alpha, beta] :
+             {std::pair<Z, Z>{Z(0.75, -0.5), Z(-0.5, 0)}, {Z(1), Z(0)}, {Z(0), Z(2)}}) {
+          SCOPED_TRACE(::testing::Message() << "kind " << int(kind) << " uplo " << int(uplo)
+                                            << " op " << int(op) << " alpha " << alpha);
+          check_rank<Z>(kind, uplo, op, alpha, beta, 45, 70, nullptr);
+          check_rank<Z>(kind, uplo, op, alpha, beta, 3, 5, nullptr);
+        }
+      }
+    }
+  }
+}
+
+// check_symm(): symm's or hemm's C against alpha S B + beta C (left) or alpha B S + beta C
+// (right) in long double, S read from A's uplo triangle alone: the other triangle holds NaN,
+// and so do a Hermitian A's diagonal imaginary parts.
+template <class Z>
+void check_symm(bool hermitian, Side side, Uplo uplo, Z alpha, Z beta, index_t m, index_t n,
+                team::Team* team) {
+  using R = typename Z::value_type;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(m + 11 * n));
+  const index_t order = side == Side::left ? m : n;
+  std::vector<Z> sa = random_values<Z>(order * order, rng);
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  for (index_t j = 0; j < order; ++j) {
+    for (index_t i = 0; i < order; ++i) {
+      Z& z = sa[static_cast<std::size_t>(i + j * order)];
+      if (uplo == Uplo::lower ? i < j : i > j) z = Z(nan, nan);
+      if (hermitian && i == j) z = Z(z.real(), nan);
+    }
+  }
+  const std::vector<Z> sb = random_values<Z>(m * n, rng);
+  const std::vector<Z> before = random_values<Z>(m * n, rng);
+  std::vector<Z> sc = before;
+  const MatrixView<const Z> a = col_major<const Z>(sa.data(), order, order);
+  const MatrixView<const Z> b = col_major<const Z>(sb.data(), m, n);
+  Exec exec;
+  exec.team = team;
+  if (hermitian) {
+    hemm(side, uplo, alpha, a, b, beta, col_major(sc.data(), m, n), exec);
+  } else {
+    symm<Z>(side, uplo, alpha, a, b, beta, col_major(sc.data(), m, n), exec);
+  }
+  const auto full = [&](index_t i, index_t j) -> Wide {
+    const bool stored = uplo == Uplo::lower ? i >= j : i <= j;
+    const Wide z = wide(stored ? a(i, j) : a(j, i));
+    if (i == j && hermitian) return z.real();
+    return !stored && hermitian ? std::conj(z) : z;
+  };
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      Wide s = 0;
+      for (index_t p = 0; p < order; ++p) {
+        s += side == Side::left ? full(i, p) * wide(b(p, j)) : wide(b(i, p)) * full(p, j);
+      }
+      const std::size_t at = static_cast<std::size_t>(i + j * m);
+      const Wide old = beta == Z(0) ? Wide(0) : wide(before[at]);
+      const Wide want = wide(alpha) * s + wide(beta) * old;
+      worst = std::max(worst, static_cast<double>(std::abs(wide(sc[at]) - want)));
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(order + 1));
+}
+
+TYPED_TEST(ComplexLevel3, SymmAndHemmEveryCase) {
+  using Z = TypeParam;
+  for (bool hermitian : {false, true}) {
+    for (Side side : {Side::left, Side::right}) {
+      for (Uplo uplo : {Uplo::lower, Uplo::upper}) {
+        SCOPED_TRACE(::testing::Message() << "hermitian " << hermitian << " side " << int(side)
+                                          << " uplo " << int(uplo));
+        check_symm<Z>(hermitian, side, uplo, Z(0.5, 0.25), Z(-1, 0.5), 37, 23, nullptr);
+        check_symm<Z>(hermitian, side, uplo, Z(1), Z(0), 150, 140, nullptr);
+      }
+    }
+  }
+}
+
 TEST(ComplexLevel3Arguments, BadArgumentsThrow) {
   using Z = std::complex<double>;
   std::vector<Z> a(16, Z(1)), c(16, Z(3));
@@ -246,6 +390,15 @@ TEST(ComplexLevel3Arguments, BadArgumentsThrow) {
                InvalidArgument);
   EXPECT_THROW(trsm<Z>(Side::left, Uplo::lower, Op::none, Diag::unit, Z(1),
                        col_major<const Z>(a.data(), 3, 3), col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  EXPECT_THROW(syrk<Z>(Uplo::lower, Op::conj_transpose, Z(1), col_major<const Z>(a.data(), 4, 4),
+                       Z(0), col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  EXPECT_THROW(her2k(Uplo::lower, Op::transpose, Z(1), col_major<const Z>(a.data(), 4, 4),
+                     col_major<const Z>(a.data(), 4, 4), 0.0, col_major(c.data(), 4, 4), exec),
+               InvalidArgument);
+  EXPECT_THROW(hemm(Side::left, Uplo::lower, Z(1), col_major<const Z>(a.data(), 3, 3),
+                    col_major<const Z>(a.data(), 4, 4), Z(0), col_major(c.data(), 4, 4), exec),
                InvalidArgument);
   for (const Z& z : c) EXPECT_EQ(z, Z(3));
 }
@@ -262,6 +415,14 @@ TEST_P(ComplexLevel3OnTeam, LargeSolvesAndUpdatesMatch) {
                                    Layout::col_major, 300, 200, team_.get());
   check_trmm<std::complex<float>>(Side::right, Uplo::upper, Op::conj_transpose, Diag::unit,
                                   Layout::row_major, 150, 260, team_.get());
+  using Z = std::complex<double>;
+  check_rank<Z>(RankKind::her2k, Uplo::upper, Op::conj_transpose, Z(0.5, 1), Z(0.5), 260, 150,
+                team_.get());
+  check_rank<std::complex<float>>(RankKind::syr2k, Uplo::lower, Op::none, {1, -1}, {0, 1}, 200, 120,
+                                  team_.get());
+  check_symm<Z>(true, Side::right, Uplo::upper, Z(0.5, -1), Z(1), 180, 300, team_.get());
+  check_symm<std::complex<float>>(false, Side::left, Uplo::lower, {1, 0}, {0, 0}, 300, 170,
+                                  team_.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ComplexLevel3OnTeam, ::testing::Values(2));

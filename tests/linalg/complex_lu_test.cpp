@@ -96,8 +96,13 @@ TYPED_TEST_SUITE(ComplexLu, ComplexTypes);
 TYPED_TEST(ComplexLu, PivotsAndFactorsEqualLapacks) {
   Exec exec;
   const index_t large = std::is_same_v<TypeParam, std::complex<double>> ? 300 : 90;
-  for (const auto& [m, n] : {std::pair<index_t, index_t>{1, 1}, {7, 5}, {5, 7}, {37, 37},
-                             {100, 60}, {60, 100}, {large, large}}) {
+  for (const auto& [m, n] : {std::pair<index_t, index_t>{1, 1},
+                             {7, 5},
+                             {5, 7},
+                             {37, 37},
+                             {100, 60},
+                             {60, 100},
+                             {large, large}}) {
     expect_as_lapack(random_matrix<TypeParam>(m * n, static_cast<std::uint64_t>(m + 3 * n)), m, n,
                      exec);
   }

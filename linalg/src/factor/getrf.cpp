@@ -59,7 +59,8 @@ double step_flops(index_t rows_below, index_t kb, index_t right) {
   const double r = static_cast<double>(right);
   const double b = static_cast<double>(kb);
   // trsm + gemm
-  return kFlopsPerMultiplyAdd<T> / 2.0 * (b * b * r + 2.0 * static_cast<double>(rows_below) * b * r);
+  return kFlopsPerMultiplyAdd<T> / 2.0 *
+         (b * b * r + 2.0 * static_cast<double>(rows_below) * b * r);
 }
 
 template <class T>
@@ -83,7 +84,8 @@ void swap_left(MatrixView<T> a, const int* ipiv, index_t mn, index_t nb, const S
   };
   const auto units = static_cast<std::size_t>(blocks * chunks_per_block);
   const double swaps = static_cast<double>(mn) * static_cast<double>(mn) / 2.0;
-  const std::size_t width = std::min(steps.choose(steps.serial_ns(swaps * kSwapFlops * (is_complex_v<T> ? 2.0 : 1.0))), units);
+  const std::size_t width = std::min(
+      steps.choose(steps.serial_ns(swaps * kSwapFlops * (is_complex_v<T> ? 2.0 : 1.0))), units);
   if (width <= 1) {
     for (std::size_t u = 0; u < units; ++u) chunk(static_cast<index_t>(u));
     return;

@@ -168,8 +168,8 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
   detail::run_claimed_units(
       *exec.team, std::min(width, units), units, ws, [&](team::Section& s, std::size_t unit) {
         const auto u = static_cast<index_t>(unit);
-        const auto [c0, w] = u < groups ? std::pair<index_t, index_t>{0, 0}
-                                        : strips.columns(u - groups);
+        const auto [c0, w] =
+            u < groups ? std::pair<index_t, index_t>{0, 0} : strips.columns(u - groups);
         MatrixView<T> cols = trailing.block(0, c0, m - k, w);
         if constexpr (is_complex_v<T>) {
           update_columns(panel, cols, ipiv, k);
@@ -177,8 +177,7 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
           const index_t r0 = u * kGroupRows;
           const MatrixView<const T> rows =
               panel.block(kb + r0, 0, std::min(kGroupRows, below - r0), kb);
-          detail::kernels<T>().fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld,
-                                          a_packed + r0 * kb);
+          detail::kernels<T>().fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld, a_packed + r0 * kb);
           groups_done.fetch_add(1, std::memory_order_acq_rel);
           return;
         } else if (a_packed == nullptr) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// complex_triangular.cpp: the complex triangular solve and Hermitian rank-k update
-// (complex_triangular.hpp), and the public complex trsm and herk built on them.
+// complex_triangular.cpp: the complex triangular solve and product and the rank-k update of a
+// triangle (complex_triangular.hpp), and the public complex trsm and trmm built on them.
 #include "level3/complex_triangular.hpp"
 
 #include <algorithm>
@@ -192,37 +192,48 @@ void multiply_part(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b,
 
 // update_triangle(): update_lower() on the calling thread's share.
 template <class R>
-void update_triangle(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
+void update_triangle(ComplexTile<R> c, index_t n, index_t k, const RankTerms<R>& terms,
                      Work& work) {
   if (n <= kUpdateLeaf) {
     Cx<R> block[kUpdateLeaf * kUpdateLeaf];
-    complex_update<R>({block, 1, n}, n, n, k, Cx<R>(alpha), a, adjoint(a), Cx<R>(0), work.exec);
-    work.totals.add(work.exec.stats);
+    for (int t = 0; t < terms.count; ++t) {
+      complex_update<R>({block, 1, n}, n, n, k, terms.alpha[t], terms.x[t], terms.y[t],
+                        Cx<R>(t == 0 ? 0 : 1), work.exec);
+      work.totals.add(work.exec.stats);
+    }
     for (index_t j = 0; j < n; ++j) {
-      c(j, j) = {c(j, j).real() + block[j + j * n].real(), R(0)};
+      c(j, j) = terms.hermitian ? Cx<R>(c(j, j).real() + block[j + j * n].real(), R(0))
+                                : c(j, j) + block[j + j * n];
       for (index_t i = j + 1; i < n; ++i) c(i, j) += block[i + j * n];
     }
     return;
   }
   const index_t n1 = n / 2;
   const index_t n2 = n - n1;
-  update_triangle(c, n1, k, a, alpha, work);
-  work.update(c.at(n1, 0), n2, n1, k, a.at(n1, 0), adjoint(a), Cx<R>(alpha));
-  update_triangle(c.at(n1, n1), n2, k, a.at(n1, 0), alpha, work);
+  update_triangle(c, n1, k, terms, work);
+  for (int t = 0; t < terms.count; ++t) {
+    work.update(c.at(n1, 0), n2, n1, k, terms.x[t].at(n1, 0), terms.y[t], terms.alpha[t]);
+  }
+  update_triangle(c.at(n1, n1), n2, k, terms.from(n1), work);
 }
 
-// by_columns(): part(j0, j1, work) over parts of B's nrhs columns (in_parts()), for a
-// triangular solve or product of order n, each part whole on its columns.
+// by_columns(): part(j0, j1, work) over parts of B's nrhs columns, for a triangular solve or
+// product of order n, each part whole on its columns.
 template <class R, class Part>
 void by_columns(index_t n, index_t nrhs, Work& work, Part part) {
   const double flops =
       4.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nrhs);
-  in_parts(
-      work, sizeof(R), flops, nrhs, [nrhs](index_t u, index_t units) { return nrhs * u / units; },
-      part);
+  in_column_parts<R>(work, flops, nrhs, part);
 }
 
 }  // namespace
+
+template <class R>
+void in_column_parts(Work& work, double flops, index_t count, const ColumnPart& body) {
+  in_parts(
+      work, sizeof(R), flops, count,
+      [count](index_t u, index_t units) { return count * u / units; }, body);
+}
 
 template <class R>
 void solve_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
@@ -243,10 +254,9 @@ void multiply_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b,
 // update_lower(): update_triangle() in parts of C's columns of equal area (in_parts()): part
 // [j0, j1) updates its diagonal block and the rows below it.
 template <class R>
-void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
-                  Work& work) {
-  const double flops =
-      4.0 * static_cast<double>(n) * static_cast<double>(n + 1) * static_cast<double>(k);
+void update_lower(ComplexTile<R> c, index_t n, index_t k, const RankTerms<R>& terms, Work& work) {
+  const double flops = 4.0 * terms.count * static_cast<double>(n) * static_cast<double>(n + 1) *
+                       static_cast<double>(k);
   // The columns [0, j) of the triangle hold n^2 - (n - j)^2 of its n^2 (twice the area): part u
   // of `units` starts where that is u / units of it.
   const auto cut = [n](index_t u, index_t units) {
@@ -256,18 +266,29 @@ void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R
   };
   in_parts(work, sizeof(R), flops, n, cut, [&](index_t j0, index_t j1, Work& part) {
     if (j1 <= j0) return;
-    update_triangle(c.at(j0, j0), j1 - j0, k, a.at(j0, 0), alpha, part);
+    const RankTerms<R> mine = terms.from(j0);
+    update_triangle(c.at(j0, j0), j1 - j0, k, mine, part);
     if (j1 < n) {
-      part.update(c.at(j1, j0), n - j1, j1 - j0, k, a.at(j1, 0), adjoint(a.at(j0, 0)),
-                  Cx<R>(alpha));
+      for (int t = 0; t < terms.count; ++t) {
+        part.update(c.at(j1, j0), n - j1, j1 - j0, k, terms.x[t].at(j1, 0), mine.y[t],
+                    terms.alpha[t]);
+      }
     }
   });
+}
+
+template <class R>
+void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha,
+                  Work& work) {
+  update_lower(c, n, k, RankTerms<R>{1, {Cx<R>(alpha)}, {a}, {adjoint(a)}, true}, work);
 }
 
 template void solve_left<double>(bool, bool, ComplexOperand<double>, ComplexTile<double>, index_t,
                                  index_t, Work&);
 template void solve_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
                                 index_t, Work&);
+template void in_column_parts<double>(Work&, double, index_t, const ColumnPart&);
+template void in_column_parts<float>(Work&, double, index_t, const ColumnPart&);
 template void multiply_left<double>(bool, bool, ComplexOperand<double>, ComplexTile<double>,
                                     index_t, index_t, Work&);
 template void multiply_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
@@ -276,6 +297,10 @@ template void update_lower<double>(ComplexTile<double>, index_t, index_t, Comple
                                    double, Work&);
 template void update_lower<float>(ComplexTile<float>, index_t, index_t, ComplexOperand<float>,
                                   float, Work&);
+template void update_lower<double>(ComplexTile<double>, index_t, index_t, const RankTerms<double>&,
+                                   Work&);
+template void update_lower<float>(ComplexTile<float>, index_t, index_t, const RankTerms<float>&,
+                                  Work&);
 
 // complex_triangular(): trsm's B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), or
 // trmm's B = alpha op(A) B or alpha B op(A), as a left solve or product: the right one is the
@@ -319,45 +344,6 @@ void complex_triangular(bool solve, Side side, Uplo uplo, Op op_a, Diag diag, Cx
   exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
 }
 
-// complex_herk(): C = alpha op(A) op(A)^H + beta C on the uplo triangle; the upper one is the
-// lower triangle of C^T = conj(C), updated with conj(op(A)).
-template <class R>
-void complex_herk(Uplo uplo, Op op_a, R alpha, const MatrixView<const Cx<R>>& a, R beta,
-                  const MatrixView<Cx<R>>& c, Exec& exec) {
-  using namespace level3_detail;
-  const char* routine = "herk";
-  check_uplo(routine, uplo);
-  if (op_a != Op::none && op_a != Op::conj_transpose) {
-    throw InvalidArgument(routine, "op_a",
-                          "op_a = " + std::to_string(static_cast<int>(op_a)) +
-                              " is not Op::none or Op::conj_transpose");
-  }
-  check_views(routine, "A", a, "C", c);
-  check_square(routine, "C", c.rows, c.cols);
-  const index_t n = c.rows;
-  const index_t k = op_a == Op::none ? a.cols : a.rows;
-  check_rows(routine, "A", "op(A)", op_a == Op::none ? a.rows : a.cols, k, "C", c.rows, c.cols, n);
-  exec.stats = ExecStats{};
-  exec.stats.max_width_used = 1;
-  if (n == 0 || ((alpha == R(0) || k == 0) && beta == R(1))) return;
-  const bool lower = uplo == Uplo::lower;
-  const ComplexTile<R> tile{c.data, c.row_stride(), c.col_stride()};
-  const ComplexTile<R> triangle = lower ? tile : tile.transposed();
-  for (index_t j = 0; j < n; ++j) {  // beta == 0: C is not read
-    for (index_t i = j; i < n; ++i) {
-      Cx<R>& z = triangle(i, j);
-      z = beta == R(0) ? Cx<R>(0) : Cx<R>(beta * z.real(), i == j ? R(0) : beta * z.imag());
-    }
-  }
-  if (alpha == R(0) || k == 0) return;
-  ComplexOperand<R> op = complex_operand(a, op_a);
-  if (!lower) op.conj = !op.conj;
-  Work work{exec, {}};
-  update_lower(triangle, n, k, op, alpha, work);
-  exec.stats = work.totals;
-  exec.stats.max_width_used = std::max<std::size_t>(exec.stats.max_width_used, 1);
-}
-
 // solve_serial(): solve_part() of a whole canonical solve on the calling thread.
 template <class R>
 void solve_serial(bool lower, bool unit, const MatrixView<const Cx<R>>& a,
@@ -371,9 +357,9 @@ void solve_serial(bool lower, bool unit, const MatrixView<const Cx<R>>& a,
 }  // namespace detail
 
 template <>
-void level3_detail::trsm_left_serial<std::complex<double>>(
-    bool lower, bool unit, MatrixView<const std::complex<double>> a,
-    MatrixView<std::complex<double>> b) {
+void level3_detail::trsm_left_serial<std::complex<double>>(bool lower, bool unit,
+                                                           MatrixView<const std::complex<double>> a,
+                                                           MatrixView<std::complex<double>> b) {
   detail::solve_serial<double>(lower, unit, a, b);
 }
 template <>
@@ -408,15 +394,6 @@ void trmm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::co
                                MatrixView<const std::complex<float>> a,
                                MatrixView<std::complex<float>> b, Exec& exec) {
   detail::complex_triangular<float>(false, side, uplo, op_a, diag, alpha, a, b, exec);
-}
-
-void herk(Uplo uplo, Op op_a, double alpha, MatrixView<const std::complex<double>> a, double beta,
-          MatrixView<std::complex<double>> c, Exec& exec) {
-  detail::complex_herk<double>(uplo, op_a, alpha, a, beta, c, exec);
-}
-void herk(Uplo uplo, Op op_a, float alpha, MatrixView<const std::complex<float>> a, float beta,
-          MatrixView<std::complex<float>> c, Exec& exec) {
-  detail::complex_herk<float>(uplo, op_a, alpha, a, beta, c, exec);
 }
 
 }  // namespace teamla::linalg

@@ -7,6 +7,8 @@
 // call is one claimed section whose units each recurse inline on their part (in_parts()).
 #pragma once
 
+#include <functional>
+
 #include "gemm/complex_gemm.hpp"
 #include "teamla/linalg/exec.hpp"
 
@@ -21,14 +23,21 @@ struct Work {
   Exec& exec;
   ExecStats totals;
 
-  // update(): C += alpha op(A) op(B) (m x n x k), its stats added.
+  // update(): C = alpha op(A) op(B) + beta C (m x n x k), its stats added.
   template <class R>
   void update(ComplexTile<R> c, index_t m, index_t n, index_t k, ComplexOperand<R> a,
-              ComplexOperand<R> b, Cx<R> alpha = Cx<R>(-1)) {
-    complex_update<R>(c, m, n, k, alpha, a, b, Cx<R>(1), exec);
+              ComplexOperand<R> b, Cx<R> alpha = Cx<R>(-1), Cx<R> beta = Cx<R>(1)) {
+    complex_update<R>(c, m, n, k, alpha, a, b, beta, exec);
     totals.add(exec.stats);
   }
 };
+
+// in_column_parts(): body(j0, j1, part) over [0, count) (columns) in parts of equal width, at
+// the width that pays for `flops` of the complex product in R: one claimed section whose units
+// each run their part serially (their products inline), or the whole of it inline.
+using ColumnPart = std::function<void(index_t, index_t, Work&)>;
+template <class R>
+void in_column_parts(Work& work, double flops, index_t count, const ColumnPart& body);
 
 // adjoint(): op(X)^H of an operand.
 template <class R>
@@ -47,9 +56,33 @@ template <class R>
 void multiply_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
                    index_t nrhs, Work& work);
 
-// update_lower(): C += alpha A A^H on the lower triangle of C (n x n), A n x k, alpha real; the
-// upper triangle is not written, and the diagonal's imaginary parts are set to zero (as zherk
-// does).
+// RankTerms: the rank-k updates of a symmetric or Hermitian C, as one or two terms
+// alpha[t] x[t] y[t] with x[t] n x k and y[t] k x n: syrk's alpha A A^T, herk's alpha A A^H,
+// syr2k's alpha (A B^T + B A^T), her2k's alpha A B^H + conj(alpha) B A^H. `hermitian`: the
+// diagonal's imaginary parts are set to zero (as zherk and zher2k do).
+template <class R>
+struct RankTerms {
+  int count = 1;
+  Cx<R> alpha[2];
+  ComplexOperand<R> x[2];
+  ComplexOperand<R> y[2];
+  bool hermitian = false;
+
+  // from(): the terms of the trailing block from row and column i.
+  [[nodiscard]] RankTerms from(index_t i) const {
+    RankTerms r = *this;
+    for (int t = 0; t < count; ++t) {
+      r.x[t] = x[t].at(i, 0);
+      r.y[t] = y[t].at(0, i);
+    }
+    return r;
+  }
+};
+
+// update_lower(): C += the terms on the lower triangle of C (n x n); the upper triangle is not
+// written. The second form: herk's C += alpha A A^H, A n x k, alpha real.
+template <class R>
+void update_lower(ComplexTile<R> c, index_t n, index_t k, const RankTerms<R>& terms, Work& work);
 template <class R>
 void update_lower(ComplexTile<R> c, index_t n, index_t k, ComplexOperand<R> a, R alpha, Work& work);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// blas3.hpp: the dense routines, in double and float (gemm also in std::complex<double> and
-// std::complex<float>), on matrix views.
+// blas3.hpp: the dense routines, in double, float, std::complex<double> and std::complex<float>
+// (herk, her2k and hemm: complex only), on matrix views.
 //
 // Semantics follow the reference BLAS/LAPACK, including at the edges: beta == 0 means C is
 // not read (NaN in C does not propagate); alpha == 0 or k == 0 only scales C; an empty
@@ -88,16 +88,52 @@ void herk(Uplo uplo, Op op_a, double alpha, MatrixView<const std::complex<double
 void herk(Uplo uplo, Op op_a, float alpha, MatrixView<const std::complex<float>> a, float beta,
           MatrixView<std::complex<float>> c, Exec& exec);
 
+// her2k(): C = alpha * op(A) * op(B)^H + conj(alpha) * op(B) * op(A)^H + beta * C on the `uplo`
+// triangle of the Hermitian C (n x n), beta real, op none or conj_transpose; as herk, the other
+// triangle is untouched and the diagonal's imaginary parts are set to zero.
+void her2k(Uplo uplo, Op op, std::complex<double> alpha, MatrixView<const std::complex<double>> a,
+           MatrixView<const std::complex<double>> b, double beta,
+           MatrixView<std::complex<double>> c, Exec& exec);
+void her2k(Uplo uplo, Op op, std::complex<float> alpha, MatrixView<const std::complex<float>> a,
+           MatrixView<const std::complex<float>> b, float beta, MatrixView<std::complex<float>> c,
+           Exec& exec);
+
 // syrk(): C = alpha * op(A) * op(A)^T + beta * C on the `uplo` triangle of C only (n x n);
 // op(A) is n x k. The other triangle is neither read nor written.
 template <class T>
 void syrk(Uplo uplo, Op op_a, T alpha, MatrixView<const T> a, T beta, MatrixView<T> c, Exec& exec);
+// The complex forms (complex symmetric, not Hermitian: no conjugation; op none or transpose).
+template <>
+void syrk<std::complex<double>>(Uplo uplo, Op op_a, std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a, std::complex<double> beta,
+                                MatrixView<std::complex<double>> c, Exec& exec);
+template <>
+void syrk<std::complex<float>>(Uplo uplo, Op op_a, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a, std::complex<float> beta,
+                               MatrixView<std::complex<float>> c, Exec& exec);
 
 // symm(): C = alpha * A * B + beta * C (Side::left, A m x m) or alpha * B * A + beta * C
 // (Side::right, A n x n), with C m x n and A symmetric: only its `uplo` triangle is read.
 template <class T>
 void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
           MatrixView<T> c, Exec& exec);
+template <>
+void symm<std::complex<double>>(Side side, Uplo uplo, std::complex<double> alpha,
+                                MatrixView<const std::complex<double>> a,
+                                MatrixView<const std::complex<double>> b, std::complex<double> beta,
+                                MatrixView<std::complex<double>> c, Exec& exec);
+template <>
+void symm<std::complex<float>>(Side side, Uplo uplo, std::complex<float> alpha,
+                               MatrixView<const std::complex<float>> a,
+                               MatrixView<const std::complex<float>> b, std::complex<float> beta,
+                               MatrixView<std::complex<float>> c, Exec& exec);
+// hemm(): symm() with A Hermitian: the imaginary parts of its diagonal are not read.
+void hemm(Side side, Uplo uplo, std::complex<double> alpha,
+          MatrixView<const std::complex<double>> a, MatrixView<const std::complex<double>> b,
+          std::complex<double> beta, MatrixView<std::complex<double>> c, Exec& exec);
+void hemm(Side side, Uplo uplo, std::complex<float> alpha, MatrixView<const std::complex<float>> a,
+          MatrixView<const std::complex<float>> b, std::complex<float> beta,
+          MatrixView<std::complex<float>> c, Exec& exec);
 
 // trmm(): B = alpha * op(A) * B (Side::left) or alpha * B * op(A) (Side::right), with A
 // triangular (uplo), unit or non-unit diagonal; only A's triangle is read. B is overwritten.
@@ -120,6 +156,17 @@ void trmm<std::complex<float>>(Side side, Uplo uplo, Op op_a, Diag diag, std::co
 template <class T>
 void syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
            MatrixView<T> c, Exec& exec);
+template <>
+void syr2k<std::complex<double>>(Uplo uplo, Op op, std::complex<double> alpha,
+                                 MatrixView<const std::complex<double>> a,
+                                 MatrixView<const std::complex<double>> b,
+                                 std::complex<double> beta, MatrixView<std::complex<double>> c,
+                                 Exec& exec);
+template <>
+void syr2k<std::complex<float>>(Uplo uplo, Op op, std::complex<float> alpha,
+                                MatrixView<const std::complex<float>> a,
+                                MatrixView<const std::complex<float>> b, std::complex<float> beta,
+                                MatrixView<std::complex<float>> c, Exec& exec);
 
 // potrf(): Cholesky factorization of the `uplo` triangle of A (n x n) in place: A = L*L^T
 // (lower) or U^T*U (upper). The other triangle is untouched. Returns LAPACK's info: 0, or the
