@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <complex>
+
 #include "cpu_engine_impl.hpp"
 #include "teamla/linalg/checks.hpp"
 #include "teamla/linalg/lu.hpp"
@@ -78,6 +80,8 @@ void CpuEngine::run_solve(MatrixView<T> a, MatrixView<T> b) {
   template void CpuEngine::run_solve<T>(MatrixView<T>, MatrixView<T>);
 TEAMLA_ENGINE_LU_INSTANTIATE(double)
 TEAMLA_ENGINE_LU_INSTANTIATE(float)
+TEAMLA_ENGINE_LU_INSTANTIATE(std::complex<double>)
+TEAMLA_ENGINE_LU_INSTANTIATE(std::complex<float>)
 #undef TEAMLA_ENGINE_LU_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
 

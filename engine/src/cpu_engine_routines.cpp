@@ -125,6 +125,20 @@ void CpuEngine::run_syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, Matr
 }
 
 template <class T>
+void CpuEngine::run_hemm(Side side, Uplo uplo, T alpha, MatrixView<const T> a,
+                         MatrixView<const T> b, T beta, MatrixView<T> c) {
+  impl_->dispatch(
+      "hemm", [&](linalg::Exec& exec) { linalg::hemm(side, uplo, alpha, a, b, beta, c, exec); });
+}
+
+template <class T>
+void CpuEngine::run_her2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b,
+                          typename T::value_type beta, MatrixView<T> c) {
+  impl_->dispatch("her2k",
+                  [&](linalg::Exec& exec) { linalg::her2k(uplo, op, alpha, a, b, beta, c, exec); });
+}
+
+template <class T>
 index_t CpuEngine::run_potrf(Uplo uplo, MatrixView<T> a) {
   return potrf_on(*impl_, uplo, a);
 }
@@ -150,9 +164,6 @@ void CpuEngine::run_solve_spd(MatrixView<T> a, MatrixView<T> b) {
 #define TEAMLA_ENGINE_INSTANTIATE(T)                                                               \
   template void CpuEngine::run_gemm<T>(Op, Op, T, const MatrixView<const T>&,                      \
                                        const MatrixView<const T>&, T, const MatrixView<T>&);       \
-  template void CpuEngine::run_gemm_batch_strided<T>(Op, Op, T, MatrixView<const T>, index_t,      \
-                                                     MatrixView<const T>, index_t, T,              \
-                                                     MatrixView<T>, index_t, index_t);             \
   template void CpuEngine::run_trsm<T>(Side, Uplo, Op, Diag, T, MatrixView<const T>,               \
                                        MatrixView<T>);                                             \
   template void CpuEngine::run_syrk<T>(Uplo, Op, T, MatrixView<const T>, T, MatrixView<T>);        \
@@ -165,44 +176,28 @@ void CpuEngine::run_solve_spd(MatrixView<T> a, MatrixView<T> b) {
   template index_t CpuEngine::run_potrf<T>(Uplo, MatrixView<T>);                                   \
   template void CpuEngine::run_potrs<T>(Uplo, MatrixView<const T>, MatrixView<T>);                 \
   template void CpuEngine::run_solve_spd<T>(MatrixView<T>, MatrixView<T>);
+#define TEAMLA_ENGINE_INSTANTIATE_REAL(T)                                                     \
+  template void CpuEngine::run_gemm_batch_strided<T>(Op, Op, T, MatrixView<const T>, index_t, \
+                                                     MatrixView<const T>, index_t, T,         \
+                                                     MatrixView<T>, index_t, index_t);
+#define TEAMLA_ENGINE_INSTANTIATE_COMPLEX(T)                                                       \
+  template void CpuEngine::run_herk<T>(Uplo, Op, T::value_type, MatrixView<const T>,               \
+                                       T::value_type, MatrixView<T>);                              \
+  template void CpuEngine::run_hemm<T>(Side, Uplo, T, MatrixView<const T>, MatrixView<const T>, T, \
+                                       MatrixView<T>);                                             \
+  template void CpuEngine::run_her2k<T>(Uplo, Op, T, MatrixView<const T>, MatrixView<const T>,     \
+                                        T::value_type, MatrixView<T>);
 TEAMLA_ENGINE_INSTANTIATE(double)
 TEAMLA_ENGINE_INSTANTIATE(float)
+TEAMLA_ENGINE_INSTANTIATE(std::complex<double>)
+TEAMLA_ENGINE_INSTANTIATE(std::complex<float>)
+TEAMLA_ENGINE_INSTANTIATE_REAL(double)
+TEAMLA_ENGINE_INSTANTIATE_REAL(float)
+TEAMLA_ENGINE_INSTANTIATE_COMPLEX(std::complex<double>)
+TEAMLA_ENGINE_INSTANTIATE_COMPLEX(std::complex<float>)
 #undef TEAMLA_ENGINE_INSTANTIATE
+#undef TEAMLA_ENGINE_INSTANTIATE_REAL
+#undef TEAMLA_ENGINE_INSTANTIATE_COMPLEX
 // NOLINTEND(bugprone-macro-parentheses)
-
-// The complex types have gemm, trsm, herk and the Hermitian positive definite routines
-// (docs/complex.md).
-template void CpuEngine::run_trsm<std::complex<double>>(Side, Uplo, Op, Diag, std::complex<double>,
-                                                        MatrixView<const std::complex<double>>,
-                                                        MatrixView<std::complex<double>>);
-template void CpuEngine::run_trsm<std::complex<float>>(Side, Uplo, Op, Diag, std::complex<float>,
-                                                       MatrixView<const std::complex<float>>,
-                                                       MatrixView<std::complex<float>>);
-template void CpuEngine::run_herk<std::complex<double>>(Uplo, Op, double,
-                                                        MatrixView<const std::complex<double>>,
-                                                        double, MatrixView<std::complex<double>>);
-template void CpuEngine::run_herk<std::complex<float>>(Uplo, Op, float,
-                                                       MatrixView<const std::complex<float>>, float,
-                                                       MatrixView<std::complex<float>>);
-template void CpuEngine::run_gemm<std::complex<double>>(
-    Op, Op, std::complex<double>, const MatrixView<const std::complex<double>>&,
-    const MatrixView<const std::complex<double>>&, std::complex<double>,
-    const MatrixView<std::complex<double>>&);
-template void CpuEngine::run_gemm<std::complex<float>>(Op, Op, std::complex<float>,
-                                                       const MatrixView<const std::complex<float>>&,
-                                                       const MatrixView<const std::complex<float>>&,
-                                                       std::complex<float>,
-                                                       const MatrixView<std::complex<float>>&);
-template index_t CpuEngine::run_potrf<std::complex<double>>(Uplo, MatrixView<std::complex<double>>);
-template index_t CpuEngine::run_potrf<std::complex<float>>(Uplo, MatrixView<std::complex<float>>);
-template void CpuEngine::run_potrs<std::complex<double>>(Uplo,
-                                                         MatrixView<const std::complex<double>>,
-                                                         MatrixView<std::complex<double>>);
-template void CpuEngine::run_potrs<std::complex<float>>(Uplo, MatrixView<const std::complex<float>>,
-                                                        MatrixView<std::complex<float>>);
-template void CpuEngine::run_solve_spd<std::complex<double>>(MatrixView<std::complex<double>>,
-                                                             MatrixView<std::complex<double>>);
-template void CpuEngine::run_solve_spd<std::complex<float>>(MatrixView<std::complex<float>>,
-                                                            MatrixView<std::complex<float>>);
 
 }  // namespace teamla::engine

@@ -232,5 +232,48 @@ TEST(EngineEigen, ComplexRoutines) {
   EXPECT_LE((z - x * y).cwiseAbs().maxCoeff(), 1e-4);
 }
 
+// The rest of complex level 3 and LU on Eigen matrices, against Eigen's own arithmetic.
+TEST(EngineEigen, ComplexLevel3AndLu) {
+  using ColZ = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic>;
+  using RowC = Eigen::Matrix<std::complex<float>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const std::complex<double> alpha(0.5, -1), beta(0, 1);
+  const ColZ a = ColZ::Random(80, 80);
+  const ColZ b = ColZ::Random(80, 60);
+  // hemm reads A's lower triangle as a Hermitian matrix.
+  ColZ herm = ColZ(a.triangularView<Eigen::Lower>());
+  herm.diagonal() = herm.diagonal().real().cast<std::complex<double>>();
+  herm += ColZ(herm.triangularView<Eigen::StrictlyLower>()).adjoint();
+  ColZ c = ColZ::Random(80, 60);
+  ColZ expected = alpha * herm * b + beta * c;
+  engine().hemm(Side::left, Uplo::lower, alpha, a, b, beta, c);
+  EXPECT_LE((c - expected).cwiseAbs().maxCoeff(), 1e-11);
+  EXPECT_EQ(engine().last_call().routine, "hemm");
+
+  ColZ d = ColZ::Random(80, 80);
+  const ColZ d0 = d;
+  engine().her2k(Uplo::upper, Op::none, alpha, b, b, 0.5, d);
+  ColZ want = alpha * b * b.adjoint() + std::conj(alpha) * b * b.adjoint() + 0.5 * d0;
+  want.diagonal() = want.diagonal().real().cast<std::complex<double>>();
+  EXPECT_LE((ColZ(d.triangularView<Eigen::Upper>()) - ColZ(want.triangularView<Eigen::Upper>()))
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-11);
+  EXPECT_EQ(d(79, 0), d0(79, 0)) << "the lower triangle is untouched";
+
+  ColZ t = b;
+  engine().trmm(Side::left, Uplo::upper, Op::transpose, Diag::unit, alpha, a, t);
+  const ColZ unit_upper = a.triangularView<Eigen::UnitUpper>();
+  EXPECT_LE((t - alpha * unit_upper.transpose() * b).cwiseAbs().maxCoeff(), 1e-11);
+
+  // solve(): LU with partial pivoting, A X = B.
+  RowC m = RowC::Random(60, 60);
+  const RowC m0 = m;
+  RowC rhs = RowC::Random(60, 3);
+  const RowC rhs0 = rhs;
+  engine().solve(m, rhs);
+  EXPECT_LE((m0 * rhs - rhs0).cwiseAbs().maxCoeff(), 1e-3);
+  EXPECT_EQ(engine().last_call().routine, "getrs");
+}
+
 }  // namespace
 }  // namespace teamla::engine

@@ -208,6 +208,11 @@ class CpuEngine {
   void symm(Side side, Uplo uplo, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
     run_symm(side, uplo, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
   }
+  // hemm(): symm() with a complex Hermitian A (its diagonal's imaginary parts are not read).
+  template <class A, class B, class C>
+  void hemm(Side side, Uplo uplo, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
+    run_hemm(side, uplo, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
+  }
   // trmm(): B = alpha * op(A) * B (left) or alpha * B * op(A) (right), A triangular.
   template <class A, class B>
   void trmm(Side side, Uplo uplo, Op op_a, Diag diag, scalar_of<B> alpha, A&& a, B&& b) {
@@ -217,6 +222,13 @@ class CpuEngine {
   template <class A, class B, class C>
   void syr2k(Uplo uplo, Op op, scalar_of<C> alpha, A&& a, B&& b, scalar_of<C> beta, C&& c) {
     run_syr2k(uplo, op, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
+  }
+  // her2k(): C = alpha * op(A) * op(B)^H + conj(alpha) * op(B) * op(A)^H + beta * C on the
+  // `uplo` triangle of a complex C (beta real; op none or conj_transpose).
+  template <class A, class B, class C>
+  void her2k(Uplo uplo, Op op, scalar_of<C> alpha, A&& a, B&& b,
+             typename scalar_of<C>::value_type beta, C&& c) {
+    run_her2k(uplo, op, alpha, const_view_of(a), const_view_of(b), beta, mutable_view_of(c));
   }
   // potrf(): Cholesky factorization of A's `uplo` triangle in place. Returns LAPACK's info:
   // 0, or the 1-based column of the first non-positive pivot.
@@ -295,7 +307,9 @@ class CpuEngine {
   [[nodiscard]] Impl& impl() const { return *impl_; }
 
  private:
-  // The routines of each scalar type (double and float: cpu_engine_routines.cpp). gemm takes its
+  // The routines of each scalar type (cpu_engine_routines.cpp, cpu_engine_lu.cpp): every one in
+  // double, float and their complex types, but the batches (real) and herk, hemm, her2k
+  // (complex). gemm takes its
   // views by reference: a copy of three views per layer weighs on the smallest calls
   // (docs/engine.md, "Cost of a call").
   template <class T>
@@ -322,6 +336,12 @@ class CpuEngine {
   template <class T>
   void run_syr2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
                  MatrixView<T> c);
+  template <class T>
+  void run_hemm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta,
+                MatrixView<T> c);
+  template <class T>
+  void run_her2k(Uplo uplo, Op op, T alpha, MatrixView<const T> a, MatrixView<const T> b,
+                 typename T::value_type beta, MatrixView<T> c);
   template <class T>
   index_t run_potrf(Uplo uplo, MatrixView<T> a);
   template <class T>

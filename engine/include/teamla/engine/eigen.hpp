@@ -7,7 +7,7 @@
 //   engine.gemm(Op::none, Op::none, 1.0, a, b, 0.0, c.block(0, 0, m, n));
 //
 // Any Eigen dense expression with direct access (Matrix, Map, Ref, Block of those) of double
-// or float (or std::complex of either, for gemm) adapts, in either storage order: the view aliases
+// or float (or std::complex of either) adapts, in either storage order: the view aliases
 // its storage (data(), outerStride(), IsRowMajor). Read-only expressions (Map<const ...>, Ref<const
 // ...>, const objects) are accepted as inputs and rejected at compile time as outputs. A non-unit
 // inner stride (e.g. Map with InnerStride<2>) throws linalg::InvalidArgument: teamla's views have
@@ -24,8 +24,7 @@
 
 namespace teamla::engine {
 
-// EigenDirect: an Eigen dense type with direct access to double or float storage, or complex
-// storage (which gemm takes).
+// EigenDirect: an Eigen dense type with direct access to double, float or complex storage.
 template <class X>
 concept EigenDirect = std::is_base_of_v<Eigen::DenseBase<X>, X> &&
                           (static_cast<unsigned>(X::Flags) & Eigen::DirectAccessBit) != 0 &&
