@@ -3,10 +3,10 @@
 // std::complex<float> (linalg/src/factor/, the real LU's steps on the complex product).
 //
 // Covers: pivots, info and factors equal to reference LAPACK's zgetrf/cgetrf (loaded by dlopen)
-// over square, tall and wide shapes, serial, with small forced blocks and on teams of 2; the
-// pivot chosen by |re| + |im| as izamax does, not by modulus; an exactly singular column; solves
-// with op none, transpose and conjugate transpose; gesv; the inverse, and A untouched when U is
-// singular; laswp; a conjugate-transpose op refused for nothing but complex.
+// over square, tall and wide shapes, both layouts, serial, with small forced blocks and on teams
+// of 2; the pivot chosen by |re| + |im| as izamax does, not by modulus; an exactly singular
+// column; solves with op none, transpose and conjugate transpose; gesv; the inverse, and A
+// untouched when U is singular; laswp; a conjugate-transpose op refused for nothing but complex.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -109,6 +109,38 @@ TYPED_TEST(ComplexLu, PivotsAndFactorsEqualLapacks) {
   level3_detail::set_getrf_block_override(16);  // many steps, a lookahead at each
   expect_as_lapack(random_matrix<TypeParam>(large * large, 5), large, large, exec);
   level3_detail::set_getrf_block_override(0);
+}
+
+// A row-major view of the same matrix factors as LAPACK factors the column-major one.
+TYPED_TEST(ComplexLu, RowMajorAsLapacks) {
+  using Z = TypeParam;
+  const index_t m = 70;
+  const index_t n = 50;
+  const std::vector<Z> a = random_matrix<Z>(m * n, 21);
+  std::vector<Z> rows(a.size());
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) rows[static_cast<std::size_t>(i * n + j)] = a[i + j * m];
+  }
+  std::vector<Z> ref = a;
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  std::vector<int> ref_ipiv(static_cast<std::size_t>(n));
+  Exec exec;
+  const index_t info =
+      getrf<Z>(MatrixView<Z>{rows.data(), m, n, n, Layout::row_major}, ipiv.data(), exec);
+  const int mi = static_cast<int>(m);
+  const int ni = static_cast<int>(n);
+  int ref_info = -1;
+  reference_getrf<Z>()(&mi, &ni, ref.data(), &mi, ref_ipiv.data(), &ref_info);
+  EXPECT_EQ(info, ref_info);
+  EXPECT_EQ(ipiv, ref_ipiv);
+  double worst = 0;
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t i = 0; i < m; ++i) {
+      worst = std::max(worst,
+                       static_cast<double>(std::abs(wide(rows[i * n + j]) - wide(ref[i + j * m]))));
+    }
+  }
+  EXPECT_LE(worst, tolerance<Z>() * static_cast<double>(m));
 }
 
 // izamax compares |re| + |im|: 2 + 2i (4) beats 3 (3), though its modulus (2.83) is smaller.
