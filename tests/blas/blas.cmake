@@ -252,8 +252,8 @@ foreach(p d s)
 endforeach()
 
 # The complex level-3 programs (xblat3z/xblat3c, x[zc]cblat3) run whole: teamla serves
-# [zc]gemm, [zc]trsm and [zc]herk, and the routines it does not export reach the system BLAS
-# beneath the preload.
+# [zc]gemm, [zc]trmm, [zc]trsm and [zc]herk, and the routines it does not export reach the system
+# BLAS beneath the preload.
 foreach(p z c)
   string(TOUPPER ${p} P)
   if(EXISTS ${teamla_blas_ref_dir}/xblat3${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat3.in)
@@ -266,6 +266,7 @@ foreach(p z c)
     teamla_blas_reference_test(xblat3${p} ${teamla_blas_ref_dir}/xblat3${p}
                                ${teamla_blas_ref_dir}/${p}blat3.in ${p}blat3.out ""
                                ${patterns} "teamla_blas: ${p}gemm_ served by teamla"
+                               "teamla_blas: ${p}trmm_ served by teamla"
                                "teamla_blas: ${p}trsm_ served by teamla"
                                "teamla_blas: ${p}herk_ served by teamla")
   endif()
@@ -281,10 +282,11 @@ foreach(p z c)
     teamla_blas_reference_test(x${p}cblat3 ${teamla_blas_ref_dir}/x${p}cblat3
                                ${teamla_blas_ref_dir}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
                                ${patterns} "teamla_blas: cblas_${p}gemm served by teamla"
+                               "teamla_blas: cblas_${p}trmm served by teamla"
                                "teamla_blas: cblas_${p}trsm served by teamla"
                                "teamla_blas: cblas_${p}herk served by teamla")
   endif()
-  teamla_lapack_reference_tests(${p} PO)
+  teamla_lapack_reference_tests(${p} PO GE)
 endforeach()
 
 # The level-1 and level-2 programs run whole, in every precision: teamla serves the level-1

@@ -3,6 +3,8 @@
 // sees them (Fortran hidden string lengths omitted, as C callers do), for the tests.
 #pragma once
 
+#include <complex>
+
 extern "C" {
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
@@ -55,6 +57,27 @@ void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* w
              const int* lwork, int* info);
 void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2, const int* ipiv,
              const int* incx);
+// The complex LU family and trmm, with COMPLEX*16 / COMPLEX arrays as std::complex.
+void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv,
+             int* info);
+void cgetrf_(const int* m, const int* n, std::complex<float>* a, const int* lda, int* ipiv,
+             int* info);
+void zgetrs_(const char* trans, const int* n, const int* nrhs, const std::complex<double>* a,
+             const int* lda, const int* ipiv, std::complex<double>* b, const int* ldb, int* info);
+void zgesv_(const int* n, const int* nrhs, std::complex<double>* a, const int* lda, int* ipiv,
+            std::complex<double>* b, const int* ldb, int* info);
+void zgetri_(const int* n, std::complex<double>* a, const int* lda, const int* ipiv,
+             std::complex<double>* work, const int* lwork, int* info);
+void zlaswp_(const int* n, std::complex<double>* a, const int* lda, const int* k1, const int* k2,
+             const int* ipiv, const int* incx);
+void ztrmm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const std::complex<double>* alpha, const std::complex<double>* a,
+            const int* lda, std::complex<double>* b, const int* ldb);
+void ctrmm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const std::complex<float>* alpha, const std::complex<float>* a,
+            const int* lda, std::complex<float>* b, const int* ldb);
+void cblas_ztrmm(int layout, int side, int uplo, int trans_a, int diag, int m, int n,
+                 const void* alpha, const void* a, int lda, void* b, int ldb);
 void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);
@@ -100,7 +123,7 @@ int teamla_get_num_threads(void);
 namespace teamla::blas_test {
 // The reference cblas.h enum values.
 constexpr int kRowMajor = 101, kColMajor = 102;
-constexpr int kNoTrans = 111, kTrans = 112;
+constexpr int kNoTrans = 111, kTrans = 112, kConjTrans = 113;
 constexpr int kUpper = 121, kLower = 122;
 constexpr int kNonUnit = 131, kUnit = 132;
 constexpr int kLeft = 141, kRight = 142;

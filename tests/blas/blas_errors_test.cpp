@@ -5,10 +5,11 @@
 // test program defines both, as the reference test programs do) with the routine's name and
 // the reference position, and change nothing; LAPACK routines also return -position in INFO;
 // the reference edge semantics (alpha == 0 leaves A and B unreferenced, beta == 0 does not
-// read C) hold at the ABI.
+// read C) hold at the ABI; the complex LU routines and trmm take 'C' as the conjugate transpose.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdarg>
 #include <cstddef>
 #include <limits>
@@ -238,6 +239,153 @@ TEST(BlasEdges, AlphaZeroLeavesFactorsUnreferencedAndBetaZeroDoesNotReadC) {
   EXPECT_EQ(s[1], 4.0);
   EXPECT_EQ(s[3], 4.0);
   EXPECT_TRUE(std::isnan(s[2])) << "the upper triangle must stay untouched";
+}
+
+// The complex LU family and trmm check their arguments as zgetrs.f, zgetrf.f, zgesv.f, zgetri.f
+// and ztrmm.f do ('C' is a legal TRANS), and refuse pivots outside A as the real routines do.
+TEST_F(BlasErrors, ComplexLuAndTrmmReportTheirPositions) {
+  using Z = std::complex<double>;
+  auto* z_out = reinterpret_cast<Z*>(out.data());
+  const auto* z_in = reinterpret_cast<const Z*>(in.data());
+  const int two = 2, one = 1, minus = -1, short_work = 1, lwork = 8, k1 = 1, k2 = 2, inc = 1;
+  const std::vector<int> ipiv = {1, 2}, wild = {1, 9};
+  std::vector<int> pivots(2, 0);
+  const Z alpha = {1, 1};
+  int info = 0;
+  zgetrs_("X", &two, &one, z_in, &two, ipiv.data(), z_out, &two, &info);
+  expect_report("ZGETRS", 1);
+  EXPECT_EQ(info, -1);
+  zgetrs_("C", &minus, &one, z_in, &two, ipiv.data(), z_out, &two, &info);
+  expect_report("ZGETRS", 2);
+  zgetrs_("C", &two, &one, z_in, &one, ipiv.data(), z_out, &two, &info);
+  expect_report("ZGETRS", 5);
+  zgetrs_("c", &two, &one, z_in, &two, wild.data(), z_out, &two, &info);
+  expect_report("ZGETRS", 6);
+  zgetrf_(&two, &two, z_out, &one, pivots.data(), &info);
+  expect_report("ZGETRF", 4);
+  EXPECT_EQ(info, -4);
+  zgesv_(&two, &minus, z_out, &two, pivots.data(), z_out + 4, &two, &info);
+  expect_report("ZGESV ", 2);
+  zgetri_(&two, z_out, &two, ipiv.data(), z_out + 4, &short_work, &info);
+  expect_report("ZGETRI", 6);
+  EXPECT_EQ(info, -6);
+  zgetri_(&two, z_out, &two, wild.data(), z_out + 4, &lwork, &info);
+  expect_report("ZGETRI", 4);
+  zlaswp_(&two, z_out, &two, &k1, &k2, wild.data(), &inc);
+  expect_report("ZLASWP", 6);
+  ztrmm_("X", "U", "C", "N", &two, &two, &alpha, z_in, &two, z_out, &two);
+  expect_report("ZTRMM ", 1);
+  ztrmm_("L", "U", "X", "N", &two, &two, &alpha, z_in, &two, z_out, &two);
+  expect_report("ZTRMM ", 3);
+  ztrmm_("R", "L", "C", "U", &one, &two, &alpha, z_in, &one, z_out, &one);
+  expect_report("ZTRMM ", 9);
+  cblas_ztrmm(kColMajor, 7, kUpper, kConjTrans, kNonUnit, 2, 2, &alpha, z_in, 2, z_out, 2);
+  expect_report("cblas_ztrmm", 2);
+  cblas_ztrmm(kRowMajor, kLeft, kUpper, kConjTrans, kNonUnit, -1, 2, &alpha, z_in, 2, z_out, 2);
+  expect_report("cblas_ztrmm", 7);
+
+  std::vector<std::complex<float>> c_out(8, {42.0F, 42.0F});
+  const std::vector<std::complex<float>> c_before = c_out;
+  const std::complex<float> c_alpha = {1, 0};
+  cgetrf_(&minus, &two, c_out.data(), &two, pivots.data(), &info);
+  expect_report("CGETRF", 1);
+  EXPECT_EQ(info, -1);
+  ctrmm_("L", "U", "C", "X", &two, &two, &c_alpha, c_out.data(), &two, c_out.data() + 4, &two);
+  expect_report("CTRMM ", 4);
+  EXPECT_EQ(c_out, c_before);
+}
+
+// op_entry(): entry (i, k) of op(A) for A n x n, stored column-major or row-major.
+std::complex<double> op_entry(const std::vector<std::complex<double>>& a, int n, char trans, int i,
+                              int k, bool row_major = false) {
+  const auto at = [&](int r, int c) {
+    return row_major ? a[static_cast<std::size_t>(r * n + c)]
+                     : a[static_cast<std::size_t>(r + c * n)];
+  };
+  if (trans == 'N') return at(i, k);
+  return trans == 'T' ? at(k, i) : std::conj(at(k, i));
+}
+
+// 'C' is the conjugate transpose at the complex ABI (A^H, not A^T): zgetrs_ solves with it,
+// ztrmm_ and a row-major cblas_ztrmm multiply by it; zgesv_ and zgetri_ solve and invert.
+TEST(BlasComplex, LuAndTrmmComputeWithTheConjugateTranspose) {
+  using Z = std::complex<double>;
+  const int n = 2, one = 1;
+  const std::vector<Z> a = {{1, 1}, {0, 3}, {2, 0}, {4, -1}};  // column-major [1+i 2; 3i 4-i]
+  const std::vector<Z> b = {{1, 2}, {-3, 1}};
+  std::vector<Z> lu = a;
+  std::vector<int> ipiv(2, 0);
+  int info = -1;
+  zgetrf_(&n, &n, lu.data(), &n, ipiv.data(), &info);
+  ASSERT_EQ(info, 0);
+  EXPECT_EQ(ipiv[1], 2);
+  for (const char trans : {'N', 'T', 'C'}) {
+    std::vector<Z> x = b;
+    const char letter[2] = {trans, '\0'};
+    zgetrs_(letter, &n, &one, lu.data(), &n, ipiv.data(), x.data(), &n, &info);
+    ASSERT_EQ(info, 0);
+    for (int i = 0; i < n; ++i) {
+      const Z row = op_entry(a, n, trans, i, 0) * x[0] + op_entry(a, n, trans, i, 1) * x[1];
+      EXPECT_NEAR(std::abs(row - b[static_cast<std::size_t>(i)]), 0.0, 1e-14) << trans << i;
+    }
+  }
+  std::vector<Z> factors = a;
+  std::vector<Z> x = b;
+  zgesv_(&n, &one, factors.data(), &n, ipiv.data(), x.data(), &n, &info);
+  ASSERT_EQ(info, 0);
+  EXPECT_NEAR(std::abs(a[0] * x[0] + a[2] * x[1] - b[0]), 0.0, 1e-14);
+  EXPECT_NEAR(std::abs(a[1] * x[0] + a[3] * x[1] - b[1]), 0.0, 1e-14);
+  std::vector<Z> work(1);
+  const int query = -1;
+  zgetri_(&n, factors.data(), &n, ipiv.data(), work.data(), &query, &info);
+  EXPECT_EQ(info, 0);
+  const int lwork = static_cast<int>(work[0].real());
+  EXPECT_GE(lwork, n);
+  work.resize(static_cast<std::size_t>(lwork));
+  zgetri_(&n, factors.data(), &n, ipiv.data(), work.data(), &lwork, &info);
+  ASSERT_EQ(info, 0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const Z product = op_entry(a, n, 'N', i, 0) * factors[static_cast<std::size_t>(2 * j)] +
+                        op_entry(a, n, 'N', i, 1) * factors[static_cast<std::size_t>(2 * j + 1)];
+      EXPECT_NEAR(std::abs(product - Z(i == j ? 1.0 : 0.0)), 0.0, 1e-14);
+    }
+  }
+
+  // B = alpha A^H B with A upper triangular: its lower entry must not be read.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Z> upper = a;
+  upper[1] = {nan, nan};
+  const std::vector<Z> full_upper = {a[0], 0.0, a[2], a[3]};
+  const Z alpha = {0.5, -1};
+  std::vector<Z> product = {{1, 0}, {2, 1}, {0, -1}, {3, 3}};  // 2 x 2, column-major
+  const std::vector<Z> before = product;
+  ztrmm_("L", "U", "C", "N", &n, &n, &alpha, upper.data(), &n, product.data(), &n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const Z expected =
+          alpha *
+          (op_entry(full_upper, n, 'C', i, 0) * before[static_cast<std::size_t>(2 * j)] +
+           op_entry(full_upper, n, 'C', i, 1) * before[static_cast<std::size_t>(2 * j + 1)]);
+      EXPECT_NEAR(std::abs(product[static_cast<std::size_t>(i + 2 * j)] - expected), 0.0, 1e-14);
+    }
+  }
+  // Row-major: the same A^H B, A and B stored by rows (A's lower entry at [2]).
+  std::vector<Z> upper_rows = {a[0], a[2], {nan, nan}, a[3]};
+  const std::vector<Z> full_rows = {a[0], a[2], 0.0, a[3]};
+  std::vector<Z> rows = {{1, 0}, {0, -1}, {5, 0}, {2, 1}, {3, 3}, {-1, 2}};  // 2 x 3 by rows
+  const std::vector<Z> rows_before = rows;
+  cblas_ztrmm(kRowMajor, kLeft, kUpper, kConjTrans, kNonUnit, n, 3, &alpha, upper_rows.data(), n,
+              rows.data(), 3);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Z expected =
+          alpha *
+          (op_entry(full_rows, n, 'C', i, 0, true) * rows_before[static_cast<std::size_t>(j)] +
+           op_entry(full_rows, n, 'C', i, 1, true) * rows_before[static_cast<std::size_t>(3 + j)]);
+      EXPECT_NEAR(std::abs(rows[static_cast<std::size_t>(3 * i + j)] - expected), 0.0, 1e-14);
+    }
+  }
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ dsymm_ ssymm_ dtrmm_ strmm_ dsyr2k_ ssyr2k_ dposv_ sposv_
 dgetrf_ sgetrf_ dgetrs_ sgetrs_ dgesv_ sgesv_ dgetri_ sgetri_ dlaswp_ slaswp_
 zgemm_ cgemm_ cblas_zgemm cblas_cgemm zpotrf_ cpotrf_ zpotrs_ cpotrs_ zposv_ cposv_
 ztrsm_ ctrsm_ zherk_ cherk_ cblas_ztrsm cblas_ctrsm cblas_zherk cblas_cherk
+ztrmm_ ctrmm_ cblas_ztrmm cblas_ctrmm
+zgetrf_ cgetrf_ zgetrs_ cgetrs_ zgesv_ cgesv_ zgetri_ cgetri_ zlaswp_ claswp_
 openblas_get_num_threads openblas_set_num_threads openblas_set_num_threads_local
 teamla_get_num_threads teamla_set_num_threads
 sgemv_ dgemv_ cgemv_ zgemv_ ssymv_ sger_ ssyr_ ssyr2_ dsymv_ dger_ dsyr_ dsyr2_ chemv_ cgeru_

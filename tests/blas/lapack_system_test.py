@@ -5,11 +5,11 @@ the update-alternatives links would make them found (docs/blas.md, "liblapack.so
 Usage: lapack_system_test.py teamla DIR_OF_LIBBLAS_SO_3 DIR_OF_LIBLAPACK_SO_3
        lapack_system_test.py foreign-blas DIR_OF_LIBLAPACK_SO_3
 
-teamla: both libraries are teamla's. The child checks the results of numpy's solve, inv, det,
-cholesky, eigh, eigvalsh, svd, qr and lstsq and scipy's lu_factor, cho_factor, eigh and qr; that
-both teamla libraries and the reference LAPACK are loaded and no OpenBLAS (the one pool in the
-process is teamla's). Here: the log shows dgesv_, dgetrf_ and dpotrf_ served by teamla, and
-liblapack.so.3 taking teamla's routines from the libblas.so.3 beneath it.
+teamla: both libraries are teamla's. The child checks the results of numpy's solve (real and
+complex), inv, det, cholesky, eigh, eigvalsh, svd, qr and lstsq and scipy's lu_factor, cho_factor,
+eigh and qr; that both teamla libraries and the reference LAPACK are loaded and no OpenBLAS (the
+one pool in the process is teamla's). Here: the log shows dgesv_, dgetrf_, dpotrf_ and zgesv_
+served by teamla, and liblapack.so.3 taking teamla's routines from the libblas.so.3 beneath it.
 foreign-blas: the libblas.so.3 found is the system's, not teamla's: the results still stand, every
 LAPACK routine runs on the reference LAPACK, and liblapack.so.3 says so on stderr.
 """
@@ -38,6 +38,9 @@ def compute():
     norm = np.linalg.norm
     x = np.linalg.solve(a, b)
     assert norm(a @ x - b) < 1e-10 * norm(a) * norm(x)
+    z = a + 1j * rng.standard_normal((n, n))
+    zx = np.linalg.solve(z, b)
+    assert norm(z @ zx - b) < 1e-10 * norm(z) * norm(zx)
     assert norm(np.linalg.inv(a) @ a - np.eye(n)) < 1e-9
     sign, logdet = np.linalg.slogdet(s)
     assert sign == 1 and abs(logdet - 2 * np.log(np.diag(np.linalg.cholesky(s))).sum()) < 1e-9
@@ -94,7 +97,8 @@ def main():
     if run.returncode != 0:
         sys.exit(f"{MARK}the child failed ({run.returncode})")
     if setup == "teamla":
-        expected = [f"teamla_blas: {r}_ served by teamla" for r in ("dgesv", "dgetrf", "dpotrf")]
+        served = ("dgesv", "dgetrf", "dpotrf", "zgesv")
+        expected = [f"teamla_blas: {r}_ served by teamla" for r in served]
         expected.append(r"[1-9][0-9]* routine\(s\) served by teamla's libblas\.so\.3")
     else:
         expected = [r"is not teamla's, so every LAPACK routine, teamla's too, runs on"]

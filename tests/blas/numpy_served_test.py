@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """numpy on teamla: numpy's BLAS and LAPACK calls (@ in real and complex types, cholesky, solve,
-inv, slogdet, det) are served by libteamla_blas.so.
+inv, slogdet, det, the last four in real and complex types) are served by libteamla_blas.so.
 
 Usage: numpy_served_test.py /path/to/libteamla_blas.so
 
@@ -18,7 +18,42 @@ import sys
 import preloaded_run
 
 EXPECTED = ["cblas_dgemm", "cblas_sgemm", "cblas_dsyrk", "dpotrf_", "dgesv_", "dgetrf_",
-            "cblas_zgemm", "cblas_cgemm"]
+            "cblas_zgemm", "cblas_cgemm", "zgesv_", "zgetrf_"]
+
+
+def eliminated_det(matrix):
+    """The determinant from the pivots of an elimination with partial pivoting, without BLAS."""
+    import numpy as np
+
+    upper = matrix.astype(np.complex128)
+    det = 1.0 + 0.0j
+    for k in range(upper.shape[0]):
+        p = k + int(np.argmax(np.abs(upper[k:, k])))
+        if p != k:
+            upper[[k, p]] = upper[[p, k]]
+            det = -det
+        det *= upper[k, k]
+        upper[k + 1:, k:] -= np.outer(upper[k + 1:, k] / upper[k, k], upper[k, k:])
+    return det
+
+
+def check_complex_solvers(np, rng, dtype, n, tol):
+    """solve and inv (zgesv_), det and slogdet (zgetrf_) of a complex matrix. numpy.linalg
+    computes complex64 in complex128 too, so cgesv_ and cgetrf_ are scipy's to reach."""
+    general = (rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+               + 4.0 * np.eye(n)).astype(dtype)
+    rhs = (rng.standard_normal((n, 3)) + 1j * rng.standard_normal((n, 3))).astype(dtype)
+    scale = np.linalg.norm(general) * np.linalg.norm(rhs)
+    x = np.linalg.solve(general, rhs)
+    assert np.linalg.norm(np.einsum("ik,kj->ij", general, x) - rhs) / scale < tol, "complex solve"
+    inverse = np.linalg.inv(general)
+    residual = np.einsum("ik,kj->ij", general, inverse) - np.eye(n)
+    assert np.linalg.norm(residual) / np.linalg.norm(general) < tol * n, "complex inv"
+    expected = eliminated_det(general)
+    np.testing.assert_allclose(np.linalg.det(general), expected, rtol=tol * n)
+    sign, logdet = np.linalg.slogdet(general)
+    np.testing.assert_allclose(sign, expected / abs(expected), rtol=tol * n)
+    np.testing.assert_allclose(logdet, np.log(abs(expected)), rtol=tol * n)
 
 
 def compute():
@@ -77,6 +112,7 @@ def compute():
     np.testing.assert_allclose(logdet, expected_log, rtol=1e-10)
     np.testing.assert_allclose(np.linalg.det(general[:20, :20]),
                                np.prod(np.linalg.eigvals(general[:20, :20])).real, rtol=1e-8)
+    check_complex_solvers(np, rng, np.complex128, 120, 1e-13)
     singular = general.copy()
     singular[:, 5] = 0.0
     try:

@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
-"""scipy on teamla: scipy.linalg's SPD (real) and HPD (complex) and LU solvers are served by
-libteamla_blas.so.
+"""scipy on teamla: scipy.linalg's SPD (real) and HPD (complex) and LU (real and complex) solvers
+are served by libteamla_blas.so.
 
 Usage: scipy_served_test.py /path/to/libteamla_blas.so
 
 Debian's scipy reaches LAPACK through liblapack.so.3 from its flapack module; LD_PRELOAD puts
 libteamla_blas.so ahead of it in the global symbol scope, so cho_factor (?potrf), cho_solve
-(?potrs), solve(assume_a='pos') (?posv), lu_factor (?getrf), lu_solve (?getrs) and inv
-(?getrf, ?getri) bind to teamla. The script re-runs itself under
-LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the answers there (residuals against the matrix,
-in double and single precision, and the error a matrix that is not positive definite must
-raise), and checks here that teamla's log names every routine scipy was expected to call.
+(?potrs), solve(assume_a='pos') (?posv), lu_factor (?getrf), lu_solve (?getrs; trans=2 is the
+conjugate transpose of a complex matrix) and inv (?getrf, ?getri) bind to teamla. The script
+re-runs itself under LD_PRELOAD and TEAMLA_BLAS_VERBOSE=1, checks the answers there (residuals
+against the matrix, in double and single precision, and the error a matrix that is not positive
+definite must raise), and checks here that teamla's log names every routine scipy was expected
+to call.
 """
 import sys
 
@@ -18,7 +19,7 @@ import preloaded_run
 
 EXPECTED = ["dpotrf_", "dpotrs_", "dposv_", "spotrf_", "spotrs_", "sposv_", "dgetrf_", "dgetrs_",
             "dgetri_", "sgetrf_", "sgetrs_", "zpotrf_", "zpotrs_", "zposv_", "cpotrf_", "cpotrs_",
-            "cposv_"]
+            "cposv_", "zgetrf_", "zgetrs_", "zgetri_", "cgetrf_", "cgetrs_"]
 
 
 def check_dtype(np, linalg, rng, dtype, tol):
@@ -78,6 +79,29 @@ def check_hermitian(np, linalg, rng, dtype, tol):
     assert np.linalg.norm(hpd @ direct - b) / scale < tol, "complex solve(assume_a='pos')"
 
 
+def check_complex_lu(np, linalg, rng, dtype, tol):
+    """lu_factor, lu_solve with trans 0, 1 and 2 (A, A^T, A^H) and, in double, inv of a complex
+    general matrix ([zc]getrf_, [zc]getrs_, zgetri_)."""
+    n, nrhs = 300, 4
+    general = (rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+               + 5.0 * np.eye(n)).astype(dtype)
+    b = (rng.standard_normal((n, nrhs)) + 1j * rng.standard_normal((n, nrhs))).astype(dtype)
+    scale = np.linalg.norm(general) * np.linalg.norm(b)
+    lu, piv = linalg.lu_factor(general)
+    for trans, op in ((0, general), (1, general.T), (2, general.conj().T)):
+        solved = linalg.lu_solve((lu, piv), b, trans=trans)
+        assert np.linalg.norm(op @ solved - b) / scale < tol, f"complex lu_solve(trans={trans})"
+    permuted = general.copy()
+    for i, p in enumerate(piv):
+        permuted[[i, p]] = permuted[[p, i]]
+    lower = np.tril(lu, -1) + np.eye(n, dtype=dtype)
+    assert np.linalg.norm(lower @ np.triu(lu) - permuted) / np.linalg.norm(general) < tol, \
+        "complex lu"
+    if dtype == np.complex128:
+        inverse = linalg.inv(general)
+        assert np.linalg.norm(general @ inverse - np.eye(n)) / np.linalg.norm(general) < tol * 10
+
+
 def compute():
     import numpy as np
     from scipy import linalg
@@ -87,6 +111,8 @@ def compute():
     check_dtype(np, linalg, rng, np.float32, 1e-4)
     check_hermitian(np, linalg, rng, np.complex128, 1e-12)
     check_hermitian(np, linalg, rng, np.complex64, 1e-4)
+    check_complex_lu(np, linalg, rng, np.complex128, 1e-12)
+    check_complex_lu(np, linalg, rng, np.complex64, 1e-4)
     print("scipy results are correct")
 
 

@@ -2,6 +2,7 @@
 // abi_lu.cpp: the LU routines of the ABI (getrf, getrs, gesv, getri, laswp), from checked
 // Fortran-convention arguments to the process engine, with LAPACK's quick returns.
 #include <algorithm>
+#include <complex>
 #include <span>
 
 #include "abi_routines.hpp"
@@ -39,7 +40,7 @@ int getrs(const GetrsArgs& args, const T* a, const int* ipiv, T* b) {
   if (args.n == 0 || args.nrhs == 0) return 0;
   if (!valid_pivots(ipiv, args.n)) return 6;
   on_engine("getrs", [&](linalg::Exec& exec) {
-    linalg::getrs(op_of(args.trans), col_major(a, args.n, args.n, args.lda), ipiv,
+    linalg::getrs(op_of<T>(args.trans), col_major(a, args.n, args.n, args.lda), ipiv,
                   col_major(b, args.n, args.nrhs, args.ldb), exec);
   });
   return 0;
@@ -67,7 +68,8 @@ template <class T>
 int getri(const GetriArgs& args, T* a, const int* ipiv, T* work, int* factor_info) {
   if (const int info = check_getri(args)) return info;
   *factor_info = 0;
-  // The optimal size, the query's answer: getri at full block width.
+  // The optimal size, the query's answer: getri at full block width (for a complex T, in the
+  // real part, as zgetri.f returns it).
   const auto optimal = static_cast<T>(std::max(1, args.n) * linalg::kGetriBlock);
   if (args.lwork == -1 || args.n == 0) {
     work[0] = optimal;
@@ -102,6 +104,8 @@ int laswp(const LaswpArgs& args, T* a, const int* ipiv) {
   template int laswp<T>(const LaswpArgs&, T*, const int*);
 TEAMLA_BLAS_LU_INSTANTIATE(double)
 TEAMLA_BLAS_LU_INSTANTIATE(float)
+TEAMLA_BLAS_LU_INSTANTIATE(std::complex<double>)
+TEAMLA_BLAS_LU_INSTANTIATE(std::complex<float>)
 #undef TEAMLA_BLAS_LU_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
 

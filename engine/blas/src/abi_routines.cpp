@@ -306,10 +306,14 @@ TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
-// The complex types: gemm, trsm, herk and the Hermitian positive definite routines.
+// The complex types: gemm, trsm, trmm, herk and the Hermitian positive definite routines.
 template int trsm<std::complex<double>>(const TrsmArgs&, std::complex<double>,
                                         const std::complex<double>*, std::complex<double>*);
 template int trsm<std::complex<float>>(const TrsmArgs&, std::complex<float>,
+                                       const std::complex<float>*, std::complex<float>*);
+template int trmm<std::complex<double>>(const TrmmArgs&, std::complex<double>,
+                                        const std::complex<double>*, std::complex<double>*);
+template int trmm<std::complex<float>>(const TrmmArgs&, std::complex<float>,
                                        const std::complex<float>*, std::complex<float>*);
 template int herk<std::complex<double>>(const SyrkArgs&, double, const std::complex<double>*,
                                         double, std::complex<double>*);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk, cblas_[ds]syrk,
-// cblas_[ds]symm, cblas_[ds]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the
+// cblas_[ds]symm, cblas_[dszc]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the
 // Fortran-convention routine on the same storage (cblas_decode.hpp maps the call and numbers its
 // errors).
 #include <complex>
@@ -218,6 +218,24 @@ TEAMLA_BLAS_EXPORT void cblas_strmm(int layout, int side, int uplo, int trans_a,
                                     int ldb) {
   cblas_triangular(teamla::blas::trmm<float>, Entry::cblas_strmm, "cblas_strmm", layout, side, uplo,
                    trans_a, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ztrmm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, const void* alpha, const void* a, int lda, void* b,
+                                    int ldb) {
+  using Z = std::complex<double>;
+  cblas_triangular(teamla::blas::trmm<Z>, Entry::cblas_ztrmm, "cblas_ztrmm", layout, side, uplo,
+                   trans_a, diag, m, n, *static_cast<const Z*>(alpha), static_cast<const Z*>(a),
+                   lda, static_cast<Z*>(b), ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_ctrmm(int layout, int side, int uplo, int trans_a, int diag, int m,
+                                    int n, const void* alpha, const void* a, int lda, void* b,
+                                    int ldb) {
+  using C = std::complex<float>;
+  cblas_triangular(teamla::blas::trmm<C>, Entry::cblas_ctrmm, "cblas_ctrmm", layout, side, uplo,
+                   trans_a, diag, m, n, *static_cast<const C*>(alpha), static_cast<const C*>(a),
+                   lda, static_cast<C*>(b), ldb);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dsyr2k(int layout, int uplo, int trans, int n, int k, double alpha,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [ds]syrk_, [ds]symm_,
-// [ds]trmm_, [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [ds]getrf_, [ds]getrs_,
-// [ds]gesv_, [ds]getri_, [ds]laswp_, as gfortran calls them: every argument by reference,
-// column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the character
-// arguments after the last argument; these routines read one character of each and never the
-// lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+// [dszc]trmm_, [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [dszc]getrf_,
+// [dszc]getrs_, [dszc]gesv_, [dszc]getri_, [dszc]laswp_, as gfortran calls them: every argument by
+// reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the
+// character arguments after the last argument; these routines read one character of each and never
+// the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
 #include <complex>
 
 #include "abi_routines.hpp"
@@ -321,6 +321,22 @@ TEAMLA_BLAS_EXPORT void strmm_(const char* side, const char* uplo, const char* t
                      n, alpha, a, lda, b, ldb);
 }
 
+TEAMLA_BLAS_EXPORT void ztrmm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n,
+                               const std::complex<double>* alpha, const std::complex<double>* a,
+                               const int* lda, std::complex<double>* b, const int* ldb) {
+  fortran_triangular(teamla::blas::trmm<std::complex<double>>, Entry::ztrmm_, "ZTRMM", side, uplo,
+                     transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+TEAMLA_BLAS_EXPORT void ctrmm_(const char* side, const char* uplo, const char* transa,
+                               const char* diag, const int* m, const int* n,
+                               const std::complex<float>* alpha, const std::complex<float>* a,
+                               const int* lda, std::complex<float>* b, const int* ldb) {
+  fortran_triangular(teamla::blas::trmm<std::complex<float>>, Entry::ctrmm_, "CTRMM", side, uplo,
+                     transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+
 TEAMLA_BLAS_EXPORT void dsyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
                                 const double* alpha, const double* a, const int* lda,
                                 const double* b, const int* ldb, const double* beta, double* c,
@@ -394,6 +410,63 @@ TEAMLA_BLAS_EXPORT void dlaswp_(const int* n, double* a, const int* lda, const i
 TEAMLA_BLAS_EXPORT void slaswp_(const int* n, float* a, const int* lda, const int* k1,
                                 const int* k2, const int* ipiv, const int* incx) {
   fortran_laswp(Entry::slaswp_, "SLASWP", n, a, lda, k1, k2, ipiv, incx);
+}
+
+// The complex LU family: TRANS 'C' of ?getrs_ is the conjugate transpose.
+TEAMLA_BLAS_EXPORT void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda,
+                                int* ipiv, int* info) {
+  fortran_getrf(Entry::zgetrf_, "ZGETRF", m, n, a, lda, ipiv, info);
+}
+
+TEAMLA_BLAS_EXPORT void cgetrf_(const int* m, const int* n, std::complex<float>* a, const int* lda,
+                                int* ipiv, int* info) {
+  fortran_getrf(Entry::cgetrf_, "CGETRF", m, n, a, lda, ipiv, info);
+}
+
+TEAMLA_BLAS_EXPORT void zgetrs_(const char* trans, const int* n, const int* nrhs,
+                                const std::complex<double>* a, const int* lda, const int* ipiv,
+                                std::complex<double>* b, const int* ldb, int* info) {
+  fortran_getrs(Entry::zgetrs_, "ZGETRS", trans, n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void cgetrs_(const char* trans, const int* n, const int* nrhs,
+                                const std::complex<float>* a, const int* lda, const int* ipiv,
+                                std::complex<float>* b, const int* ldb, int* info) {
+  fortran_getrs(Entry::cgetrs_, "CGETRS", trans, n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void zgesv_(const int* n, const int* nrhs, std::complex<double>* a,
+                               const int* lda, int* ipiv, std::complex<double>* b, const int* ldb,
+                               int* info) {
+  fortran_gesv(Entry::zgesv_, "ZGESV", n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void cgesv_(const int* n, const int* nrhs, std::complex<float>* a,
+                               const int* lda, int* ipiv, std::complex<float>* b, const int* ldb,
+                               int* info) {
+  fortran_gesv(Entry::cgesv_, "CGESV", n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+TEAMLA_BLAS_EXPORT void zgetri_(const int* n, std::complex<double>* a, const int* lda,
+                                const int* ipiv, std::complex<double>* work, const int* lwork,
+                                int* info) {
+  fortran_getri(Entry::zgetri_, "ZGETRI", n, a, lda, ipiv, work, lwork, info);
+}
+
+TEAMLA_BLAS_EXPORT void cgetri_(const int* n, std::complex<float>* a, const int* lda,
+                                const int* ipiv, std::complex<float>* work, const int* lwork,
+                                int* info) {
+  fortran_getri(Entry::cgetri_, "CGETRI", n, a, lda, ipiv, work, lwork, info);
+}
+
+TEAMLA_BLAS_EXPORT void zlaswp_(const int* n, std::complex<double>* a, const int* lda,
+                                const int* k1, const int* k2, const int* ipiv, const int* incx) {
+  fortran_laswp(Entry::zlaswp_, "ZLASWP", n, a, lda, k1, k2, ipiv, incx);
+}
+
+TEAMLA_BLAS_EXPORT void claswp_(const int* n, std::complex<float>* a, const int* lda, const int* k1,
+                                const int* k2, const int* ipiv, const int* incx) {
+  fortran_laswp(Entry::claswp_, "CLASWP", n, a, lda, k1, k2, ipiv, incx);
 }
 
 }  // extern "C"

@@ -8,18 +8,20 @@
 // symm and hemm multiply by a matrix stored as one triangle, read as the lower one (the upper
 // triangle of A is the lower one of A^T, which is A, or conj(A) for a Hermitian A). C's rows
 // are taken in blocks of kRowBlock: a block's rows of A are the stored rows left of the
-// diagonal, the diagonal block (copied once, both triangles filled), and the stored columns
-// below it read transposed, so each block is three products of full depth. The columns of C
-// are split over a section where that pays, each part running the whole row loop.
+// diagonal, the diagonal block (copied, both triangles filled), and the stored columns below
+// it read transposed, so each block is three products of full depth. The columns of C are split
+// over a section where that pays, each part running the whole row loop.
 #include <algorithm>
 #include <complex>
+#include <memory>
+#include <new>
 #include <string>
-#include <vector>
 
 #include "level3/complex_triangular.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/errors.hpp"
+#include "teamla/team/shortfall.hpp"
 
 namespace teamla::linalg {
 namespace detail {
@@ -139,34 +141,52 @@ struct StoredLower {
   }
 };
 
-// multiply_stored(): C = alpha S B + beta C, S m x m (stored lower), B and C m x n.
+// diagonal_block(): S's diagonal block from row and column i0, order ib, both triangles
+// filled, into d (column-major, ld ib), as an operand.
+template <class R>
+ComplexOperand<R> diagonal_block(const StoredLower<R>& s, index_t i0, index_t ib, Cx<R>* d) {
+  for (index_t j = 0; j < ib; ++j) {
+    for (index_t i = 0; i < ib; ++i) d[i + j * ib] = s(i0 + i, i0 + j);
+  }
+  return {d, 1, ib, false};
+}
+
+// multiply_rows(): C = alpha S B + beta C on the calling thread's columns, in row blocks of
+// `block` whose diagonal blocks are copied to d (block x block elements).
+template <class R>
+void multiply_rows(const StoredLower<R>& s, ComplexOperand<R> b, ComplexTile<R> c, index_t m,
+                   index_t w, Cx<R> alpha, Cx<R> beta, index_t block, Cx<R>* d, Work& part) {
+  for (index_t i0 = 0; i0 < m; i0 += block) {
+    const index_t ib = std::min(block, m - i0);
+    const index_t i1 = i0 + ib;
+    const ComplexTile<R> ci = c.at(i0, 0);
+    part.update(ci, ib, w, ib, diagonal_block(s, i0, ib, d), b.at(i0, 0), alpha, beta);
+    if (i0 > 0) part.update(ci, ib, w, i0, s.l.at(i0, 0), b, alpha);
+    if (i1 < m) part.update(ci, ib, w, m - i1, s.above(i0, i1), b.at(i1, 0), alpha);
+  }
+}
+
+// multiply_stored(): C = alpha S B + beta C, S m x m (stored lower), B and C m x n, C's columns
+// in parts. Each part copies the diagonal blocks it needs: without memory for a block of
+// kRowBlock, it takes row blocks of kStackBlock on the stack (counted as a shortfall).
 template <class R>
 void multiply_stored(const StoredLower<R>& s, ComplexOperand<R> b, ComplexTile<R> c, index_t m,
                      index_t n, Cx<R> alpha, Cx<R> beta, Work& work) {
-  // The diagonal blocks, both triangles filled, block i0 at diagonal[i0 * kRowBlock] (ld its
-  // order).
-  std::vector<Cx<R>> diagonal(static_cast<std::size_t>(m * std::min(m, kRowBlock)));
-  for (index_t i0 = 0; i0 < m; i0 += kRowBlock) {
-    const index_t ib = std::min(kRowBlock, m - i0);
-    Cx<R>* d = diagonal.data() + i0 * kRowBlock;
-    for (index_t j = 0; j < ib; ++j) {
-      for (index_t i = 0; i < ib; ++i) d[i + j * ib] = s(i0 + i, i0 + j);
-    }
-  }
+  constexpr index_t kStackBlock = 16;
   const double flops =
       8.0 * static_cast<double>(m) * static_cast<double>(m) * static_cast<double>(n);
   in_column_parts<R>(work, flops, n, [&](index_t j0, index_t j1, Work& part) {
-    const index_t w = j1 - j0;
-    if (w <= 0) return;
-    for (index_t i0 = 0; i0 < m; i0 += kRowBlock) {
-      const index_t ib = std::min(kRowBlock, m - i0);
-      const index_t i1 = i0 + ib;
-      const ComplexTile<R> ci = c.at(i0, j0);
-      const ComplexOperand<R> d{diagonal.data() + i0 * kRowBlock, 1, ib, false};
-      part.update(ci, ib, w, ib, d, b.at(i0, j0), alpha, beta);
-      if (i0 > 0) part.update(ci, ib, w, i0, s.l.at(i0, 0), b.at(0, j0), alpha);
-      if (i1 < m) part.update(ci, ib, w, m - i1, s.above(i0, i1), b.at(i1, j0), alpha);
+    if (j1 <= j0) return;
+    const index_t block = std::min(m, kRowBlock);
+    const auto elems = static_cast<std::size_t>(block * block);
+    const std::unique_ptr<Cx<R>[]> heap(new (std::nothrow) Cx<R>[elems]);
+    if (heap == nullptr) {
+      team::note_shortfall(team::Shortfall::memory, elems * sizeof(Cx<R>));
+      Cx<R> stack[kStackBlock * kStackBlock];
+      multiply_rows(s, b.at(0, j0), c.at(0, j0), m, j1 - j0, alpha, beta, kStackBlock, stack, part);
+      return;
     }
+    multiply_rows(s, b.at(0, j0), c.at(0, j0), m, j1 - j0, alpha, beta, block, heap.get(), part);
   });
 }
 

@@ -229,7 +229,7 @@ void by_columns(index_t n, index_t nrhs, Work& work, Part part) {
 }  // namespace
 
 template <class R>
-void in_column_parts(Work& work, double flops, index_t count, const ColumnPart& body) {
+void in_column_parts(Work& work, double flops, index_t count, ColumnPart body) {
   in_parts(
       work, sizeof(R), flops, count,
       [count](index_t u, index_t units) { return count * u / units; }, body);
@@ -287,8 +287,8 @@ template void solve_left<double>(bool, bool, ComplexOperand<double>, ComplexTile
                                  index_t, Work&);
 template void solve_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,
                                 index_t, Work&);
-template void in_column_parts<double>(Work&, double, index_t, const ColumnPart&);
-template void in_column_parts<float>(Work&, double, index_t, const ColumnPart&);
+template void in_column_parts<double>(Work&, double, index_t, ColumnPart);
+template void in_column_parts<float>(Work&, double, index_t, ColumnPart);
 template void multiply_left<double>(bool, bool, ComplexOperand<double>, ComplexTile<double>,
                                     index_t, index_t, Work&);
 template void multiply_left<float>(bool, bool, ComplexOperand<float>, ComplexTile<float>, index_t,

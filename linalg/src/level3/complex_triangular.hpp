@@ -7,7 +7,7 @@
 // call is one claimed section whose units each recurse inline on their part (in_parts()).
 #pragma once
 
-#include <functional>
+#include <type_traits>
 
 #include "gemm/complex_gemm.hpp"
 #include "teamla/linalg/exec.hpp"
@@ -32,12 +32,30 @@ struct Work {
   }
 };
 
+// ColumnPart: a reference to a callable body(j0, j1, part), valid while that callable lives.
+// Not std::function, whose copy of a capturing lambda allocates: a call must not fail for
+// memory on the way to its kernel.
+class ColumnPart {
+ public:
+  template <class F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, ColumnPart>)
+      ColumnPart(F&& body)  // NOLINT(google-explicit-constructor): a lambda converts in place
+      : body_(static_cast<const void*>(&body)),
+        call_([](const void* b, index_t j0, index_t j1, Work& part) {
+          (*static_cast<const std::remove_reference_t<F>*>(b))(j0, j1, part);
+        }) {}
+  void operator()(index_t j0, index_t j1, Work& part) const { call_(body_, j0, j1, part); }
+
+ private:
+  const void* body_;
+  void (*call_)(const void*, index_t, index_t, Work&);
+};
+
 // in_column_parts(): body(j0, j1, part) over [0, count) (columns) in parts of equal width, at
 // the width that pays for `flops` of the complex product in R: one claimed section whose units
 // each run their part serially (their products inline), or the whole of it inline.
-using ColumnPart = std::function<void(index_t, index_t, Work&)>;
 template <class R>
-void in_column_parts(Work& work, double flops, index_t count, const ColumnPart& body);
+void in_column_parts(Work& work, double flops, index_t count, ColumnPart body);
 
 // adjoint(): op(X)^H of an operand.
 template <class R>
