@@ -71,6 +71,24 @@ void CpuEngine::gemm_batch(std::span<const GemmGroup<double>> groups) {
 void CpuEngine::gemm_batch(std::span<const GemmGroup<float>> groups) {
   gemm_batch_on(*impl_, groups);
 }
+void CpuEngine::gemm_batch(std::span<const GemmItem<std::complex<double>>> items) {
+  gemm_batch_on(*impl_, items);
+}
+void CpuEngine::gemm_batch(std::span<const GemmItem<std::complex<float>>> items) {
+  gemm_batch_on(*impl_, items);
+}
+void CpuEngine::gemm_batch(const GemmBatchSource<std::complex<double>>& source) {
+  gemm_batch_on(*impl_, source);
+}
+void CpuEngine::gemm_batch(const GemmBatchSource<std::complex<float>>& source) {
+  gemm_batch_on(*impl_, source);
+}
+void CpuEngine::gemm_batch(std::span<const GemmGroup<std::complex<double>>> groups) {
+  gemm_batch_on(*impl_, groups);
+}
+void CpuEngine::gemm_batch(std::span<const GemmGroup<std::complex<float>>> groups) {
+  gemm_batch_on(*impl_, groups);
+}
 
 template <class T>
 void CpuEngine::run_gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a,
@@ -175,10 +193,9 @@ void CpuEngine::run_solve_spd(MatrixView<T> a, MatrixView<T> b) {
                                         MatrixView<T>);                                            \
   template index_t CpuEngine::run_potrf<T>(Uplo, MatrixView<T>);                                   \
   template void CpuEngine::run_potrs<T>(Uplo, MatrixView<const T>, MatrixView<T>);                 \
-  template void CpuEngine::run_solve_spd<T>(MatrixView<T>, MatrixView<T>);
-#define TEAMLA_ENGINE_INSTANTIATE_REAL(T)                                                     \
-  template void CpuEngine::run_gemm_batch_strided<T>(Op, Op, T, MatrixView<const T>, index_t, \
-                                                     MatrixView<const T>, index_t, T,         \
+  template void CpuEngine::run_solve_spd<T>(MatrixView<T>, MatrixView<T>);                         \
+  template void CpuEngine::run_gemm_batch_strided<T>(Op, Op, T, MatrixView<const T>, index_t,      \
+                                                     MatrixView<const T>, index_t, T,              \
                                                      MatrixView<T>, index_t, index_t);
 #define TEAMLA_ENGINE_INSTANTIATE_COMPLEX(T)                                                       \
   template void CpuEngine::run_herk<T>(Uplo, Op, T::value_type, MatrixView<const T>,               \
@@ -191,12 +208,9 @@ TEAMLA_ENGINE_INSTANTIATE(double)
 TEAMLA_ENGINE_INSTANTIATE(float)
 TEAMLA_ENGINE_INSTANTIATE(std::complex<double>)
 TEAMLA_ENGINE_INSTANTIATE(std::complex<float>)
-TEAMLA_ENGINE_INSTANTIATE_REAL(double)
-TEAMLA_ENGINE_INSTANTIATE_REAL(float)
 TEAMLA_ENGINE_INSTANTIATE_COMPLEX(std::complex<double>)
 TEAMLA_ENGINE_INSTANTIATE_COMPLEX(std::complex<float>)
 #undef TEAMLA_ENGINE_INSTANTIATE
-#undef TEAMLA_ENGINE_INSTANTIATE_REAL
 #undef TEAMLA_ENGINE_INSTANTIATE_COMPLEX
 // NOLINTEND(bugprone-macro-parentheses)
 

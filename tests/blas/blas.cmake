@@ -251,40 +251,37 @@ foreach(p d s)
   teamla_lapack_reference_tests(${p} PO GE)
 endforeach()
 
-# The complex level-3 programs (xblat3z/xblat3c, x[zc]cblat3) run whole: teamla serves
-# [zc]gemm, [zc]trmm, [zc]trsm and [zc]herk, and the routines it does not export reach the system
-# BLAS beneath the preload.
+# The complex level-3 programs (xblat3z/xblat3c, x[zc]cblat3) run whole, every routine served by
+# teamla.
 foreach(p z c)
   string(TOUPPER ${p} P)
   if(EXISTS ${teamla_blas_ref_dir}/xblat3${p} AND EXISTS ${teamla_blas_ref_dir}/${p}blat3.in)
     set(patterns)
     foreach(routine "${P}GEMM " "${P}HEMM " "${P}SYMM " "${P}TRMM " "${P}TRSM " "${P}HERK "
                     "${P}SYRK " "${P}HER2K" "${P}SYR2K")
+      string(STRIP "${routine}" symbol)
+      string(TOLOWER ${symbol} symbol)
       list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
-                           "${routine} PASSED THE COMPUTATIONAL TESTS")
+                           "${routine} PASSED THE COMPUTATIONAL TESTS"
+                           "teamla_blas: ${symbol}_ served by teamla")
     endforeach()
     teamla_blas_reference_test(xblat3${p} ${teamla_blas_ref_dir}/xblat3${p}
-                               ${teamla_blas_ref_dir}/${p}blat3.in ${p}blat3.out ""
-                               ${patterns} "teamla_blas: ${p}gemm_ served by teamla"
-                               "teamla_blas: ${p}trmm_ served by teamla"
-                               "teamla_blas: ${p}trsm_ served by teamla"
-                               "teamla_blas: ${p}herk_ served by teamla")
+                               ${teamla_blas_ref_dir}/${p}blat3.in ${p}blat3.out "" ${patterns})
   endif()
   if(EXISTS ${teamla_blas_ref_dir}/x${p}cblat3 AND EXISTS ${teamla_blas_ref_dir}/${p}in3)
     set(patterns)
     foreach(routine "cblas_${p}gemm " "cblas_${p}hemm " "cblas_${p}symm " "cblas_${p}trmm "
                     "cblas_${p}trsm " "cblas_${p}herk " "cblas_${p}syrk " "cblas_${p}her2k"
                     "cblas_${p}syr2k")
+      string(STRIP "${routine}" symbol)
       list(APPEND patterns "${routine} PASSED THE TESTS OF ERROR-EXITS"
                            "${routine} PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS"
-                           "${routine} PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS")
+                           "${routine} PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"
+                           "teamla_blas: ${symbol} served by teamla")
     endforeach()
     teamla_blas_reference_test(x${p}cblat3 ${teamla_blas_ref_dir}/x${p}cblat3
                                ${teamla_blas_ref_dir}/${p}in3 - "LD_LIBRARY_PATH=${teamla_blas_ref_dir}"
-                               ${patterns} "teamla_blas: cblas_${p}gemm served by teamla"
-                               "teamla_blas: cblas_${p}trmm served by teamla"
-                               "teamla_blas: cblas_${p}trsm served by teamla"
-                               "teamla_blas: cblas_${p}herk served by teamla")
+                               ${patterns})
   endif()
   teamla_lapack_reference_tests(${p} PO GE)
 endforeach()

@@ -78,6 +78,21 @@ void ctrmm_(const char* side, const char* uplo, const char* transa, const char* 
             const int* lda, std::complex<float>* b, const int* ldb);
 void cblas_ztrmm(int layout, int side, int uplo, int trans_a, int diag, int m, int n,
                  const void* alpha, const void* a, int lda, void* b, int ldb);
+void zsyrk_(const char* uplo, const char* trans, const int* n, const int* k,
+            const std::complex<double>* alpha, const std::complex<double>* a, const int* lda,
+            const std::complex<double>* beta, std::complex<double>* c, const int* ldc);
+void zher2k_(const char* uplo, const char* trans, const int* n, const int* k,
+             const std::complex<double>* alpha, const std::complex<double>* a, const int* lda,
+             const std::complex<double>* b, const int* ldb, const double* beta,
+             std::complex<double>* c, const int* ldc);
+void zhemm_(const char* side, const char* uplo, const int* m, const int* n,
+            const std::complex<double>* alpha, const std::complex<double>* a, const int* lda,
+            const std::complex<double>* b, const int* ldb, const std::complex<double>* beta,
+            std::complex<double>* c, const int* ldc);
+void cblas_zher2k(int layout, int uplo, int trans, int n, int k, const void* alpha, const void* a,
+                  int lda, const void* b, int ldb, double beta, void* c, int ldc);
+void cblas_zsyr2k(int layout, int uplo, int trans, int n, int k, const void* alpha, const void* a,
+                  int lda, const void* b, int ldb, const void* beta, void* c, int ldc);
 void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);

@@ -295,6 +295,32 @@ TEST_F(BlasErrors, ComplexLuAndTrmmReportTheirPositions) {
   EXPECT_EQ(c_out, c_before);
 }
 
+// The complex symmetric and Hermitian products and updates: zsyrk and zsyr2k take TRANS 'N' or
+// 'T' only, zher2k 'N' or 'C' only (as zsyrk.f, zsyr2k.f and zher2k.f); zhemm checks as dsymm.
+TEST_F(BlasErrors, ComplexSymmetricRoutinesReportTheirPositions) {
+  using Z = std::complex<double>;
+  auto* z_out = reinterpret_cast<Z*>(out.data());
+  const auto* z_in = reinterpret_cast<const Z*>(in.data());
+  const int two = 2, one = 1;
+  const Z alpha = {1, 1};
+  const Z beta = {0, 1};
+  const double real_beta = 0.5;
+  zsyrk_("U", "C", &two, &two, &alpha, z_in, &two, &beta, z_out, &two);
+  expect_report("ZSYRK ", 2);
+  zher2k_("L", "T", &two, &two, &alpha, z_in, &two, z_in, &two, &real_beta, z_out, &two);
+  expect_report("ZHER2K", 2);
+  zher2k_("L", "C", &two, &two, &alpha, z_in, &two, z_in, &one, &real_beta, z_out, &two);
+  expect_report("ZHER2K", 9);
+  zhemm_("X", "U", &two, &two, &alpha, z_in, &two, z_in, &two, &beta, z_out, &two);
+  expect_report("ZHEMM ", 1);
+  zhemm_("R", "U", &two, &two, &alpha, z_in, &one, z_in, &two, &beta, z_out, &two);
+  expect_report("ZHEMM ", 7);
+  cblas_zher2k(kRowMajor, 7, kNoTrans, 2, 2, &alpha, z_in, 2, z_in, 2, 0.5, z_out, 2);
+  expect_report("cblas_zher2k", 3);
+  cblas_zsyr2k(kColMajor, kUpper, kConjTrans, 2, 2, &alpha, z_in, 2, z_in, 2, &beta, z_out, 2);
+  expect_report("cblas_zsyr2k", 3);
+}
+
 // op_entry(): entry (i, k) of op(A) for A n x n, stored column-major or row-major.
 std::complex<double> op_entry(const std::vector<std::complex<double>>& a, int n, char trans, int i,
                               int k, bool row_major = false) {

@@ -5,7 +5,8 @@
 # teamla internals, no C++ runtime symbols.
 set -u
 expected="cblas_dgemm cblas_dgemm_batch cblas_dgemm_batch_strided cblas_sgemm_batch
-cblas_sgemm_batch_strided cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
+cblas_sgemm_batch_strided cblas_zgemm_batch cblas_cgemm_batch cblas_zgemm_batch_strided
+cblas_cgemm_batch_strided cblas_dsyrk cblas_dtrsm cblas_sgemm cblas_ssyrk cblas_strsm dgemm_
 dpotrf_ dpotrs_ dsyrk_ dtrsm_ sgemm_ spotrf_ spotrs_ ssyrk_ strsm_
 cblas_dsymm cblas_ssymm cblas_dtrmm cblas_strmm cblas_dsyr2k cblas_ssyr2k
 dsymm_ ssymm_ dtrmm_ strmm_ dsyr2k_ ssyr2k_ dposv_ sposv_
@@ -14,6 +15,9 @@ zgemm_ cgemm_ cblas_zgemm cblas_cgemm zpotrf_ cpotrf_ zpotrs_ cpotrs_ zposv_ cpo
 ztrsm_ ctrsm_ zherk_ cherk_ cblas_ztrsm cblas_ctrsm cblas_zherk cblas_cherk
 ztrmm_ ctrmm_ cblas_ztrmm cblas_ctrmm
 zgetrf_ cgetrf_ zgetrs_ cgetrs_ zgesv_ cgesv_ zgetri_ cgetri_ zlaswp_ claswp_
+zsymm_ csymm_ zhemm_ chemm_ zsyrk_ csyrk_ zsyr2k_ csyr2k_ zher2k_ cher2k_
+cblas_zsymm cblas_csymm cblas_zhemm cblas_chemm cblas_zsyrk cblas_csyrk cblas_zsyr2k cblas_csyr2k
+cblas_zher2k cblas_cher2k
 openblas_get_num_threads openblas_set_num_threads openblas_set_num_threads_local
 teamla_get_num_threads teamla_set_num_threads
 sgemv_ dgemv_ cgemv_ zgemv_ ssymv_ sger_ ssyr_ ssyr2_ dsymv_ dger_ dsyr_ dsyr2_ chemv_ cgeru_

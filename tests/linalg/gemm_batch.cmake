@@ -5,3 +5,8 @@ teamla_add_gtest(gemm_batch_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_batch_test.cpp
   LIBS teamla::linalg
   LABELS unit)
+# The complex batches (each item the complex product), serially and on a 2-thread team.
+teamla_add_gtest(complex_gemm_batch_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/complex_gemm_batch_test.cpp
+  LIBS teamla::linalg teamla_linalg_internals teamla::team
+  LABELS unit)

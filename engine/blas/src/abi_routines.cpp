@@ -56,7 +56,7 @@ RankUpdate<T> rank_update(const Args& args, T alpha, const T* a, const T* b, int
                        beta,
                        col_major(c, args.n, args.n, args.ldc)};
   if (product) {
-    update.op = op_of(args.trans);
+    update.op = op_of<T>(args.trans);
     update.alpha = alpha;
     const index_t rows = update.op == Op::none ? args.n : args.k;
     const index_t cols = update.op == Op::none ? args.k : args.n;
@@ -158,7 +158,9 @@ int trsm(const TrsmArgs& args, T alpha, const T* a, T* b) {
 
 template <class T>
 int syrk(const SyrkArgs& args, T alpha, const T* a, T beta, T* c) {
-  if (const int info = check_syrk(args)) return info;
+  if (const int info = linalg::is_complex_v<T> ? check_complex_syrk(args) : check_syrk(args)) {
+    return info;
+  }
   const RankUpdate<T> u = rank_update(args, alpha, a, a, args.lda, beta, c);
   if (u.nothing) return 0;
   on_engine("syrk", [&](linalg::Exec& exec) {
@@ -188,8 +190,9 @@ int herk(const SyrkArgs& args, typename T::value_type alpha, const T* a,
   return 0;
 }
 
-template <class T>
-int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+// symmetric_product(): symm's and hemm's body (zhemm.f checks its arguments as dsymm.f does).
+template <bool kHermitian, class T>
+int symmetric_product(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
   if (const int info = check_symm(args)) return info;
   if (args.m == 0 || args.n == 0 || (alpha == T(0) && beta == T(1))) return 0;
   const bool left = same_letter(args.side, 'L');
@@ -199,12 +202,27 @@ int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
     scale_columns(cv, beta);
     return 0;
   }
-  on_engine("symm", [&](linalg::Exec& exec) {
-    linalg::symm(left ? Side::left : Side::right, uplo_of(args.uplo), alpha,
-                 col_major(a, order, order, args.lda), col_major(b, args.m, args.n, args.ldb), beta,
-                 cv, exec);
+  const Side side = left ? Side::left : Side::right;
+  const MatrixView<const T> av = col_major(a, order, order, args.lda);
+  const MatrixView<const T> bv = col_major(b, args.m, args.n, args.ldb);
+  on_engine(kHermitian ? "hemm" : "symm", [&](linalg::Exec& exec) {
+    if constexpr (kHermitian) {
+      linalg::hemm(side, uplo_of(args.uplo), alpha, av, bv, beta, cv, exec);
+    } else {
+      linalg::symm(side, uplo_of(args.uplo), alpha, av, bv, beta, cv, exec);
+    }
   });
   return 0;
+}
+
+template <class T>
+int symm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+  return symmetric_product<false>(args, alpha, a, b, beta, c);
+}
+
+template <class T>
+int hemm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
+  return symmetric_product<true>(args, alpha, a, b, beta, c);
 }
 
 template <class T>
@@ -214,11 +232,27 @@ int trmm(const TrmmArgs& args, T alpha, const T* a, T* b) {
 
 template <class T>
 int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c) {
-  if (const int info = check_syr2k(args)) return info;
+  if (const int info = linalg::is_complex_v<T> ? check_complex_syr2k(args) : check_syr2k(args)) {
+    return info;
+  }
   const RankUpdate<T> u = rank_update(args, alpha, a, b, args.ldb, beta, c);
   if (u.nothing) return 0;
   on_engine("syr2k", [&](linalg::Exec& exec) {
     linalg::syr2k(u.uplo, u.op, u.alpha, u.a, u.b, u.beta, u.c, exec);
+  });
+  return 0;
+}
+
+template <class T>
+int her2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, typename T::value_type beta,
+          T* c) {
+  using R = typename T::value_type;
+  if (const int info = check_her2k(args)) return info;
+  // rank_update()'s views and quick return, with beta real.
+  const RankUpdate<T> u = rank_update(args, alpha, a, b, args.ldb, T(beta), c);
+  if (u.nothing) return 0;
+  on_engine("her2k", [&](linalg::Exec& exec) {
+    linalg::her2k(u.uplo, u.op, u.alpha, u.a, u.b, R(beta), u.c, exec);
   });
   return 0;
 }
@@ -306,7 +340,21 @@ TEAMLA_BLAS_INSTANTIATE(double)
 TEAMLA_BLAS_INSTANTIATE(float)
 #undef TEAMLA_BLAS_INSTANTIATE
 // NOLINTEND(bugprone-macro-parentheses)
-// The complex types: gemm, trsm, trmm, herk and the Hermitian positive definite routines.
+// The complex types: every routine above, and hemm and her2k.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define TEAMLA_BLAS_INSTANTIATE_COMPLEX(T)                                                   \
+  template int syrk<T>(const SyrkArgs&, T, const T*, T, T*);                                 \
+  template int symm<T>(const SymmArgs&, T, const T*, const T*, T, T*);                       \
+  template int hemm<T>(const SymmArgs&, T, const T*, const T*, T, T*);                       \
+  template int syr2k<T>(const Syr2kArgs&, T, const T*, const T*, T, T*);                     \
+  template int her2k<T>(const Syr2kArgs&, T, const T*, const T*, T::value_type, T*);         \
+  template std::optional<NullMatrix> gemm_batch<T>(std::span<const linalg::GemmGroup<T>>);   \
+  template void gemm_batch_strided<T>(const linalg::GemmItem<T>&, index_t, index_t, index_t, \
+                                      index_t);
+TEAMLA_BLAS_INSTANTIATE_COMPLEX(std::complex<double>)
+TEAMLA_BLAS_INSTANTIATE_COMPLEX(std::complex<float>)
+#undef TEAMLA_BLAS_INSTANTIATE_COMPLEX
+// NOLINTEND(bugprone-macro-parentheses)
 template int trsm<std::complex<double>>(const TrsmArgs&, std::complex<double>,
                                         const std::complex<double>*, std::complex<double>*);
 template int trsm<std::complex<float>>(const TrsmArgs&, std::complex<float>,

@@ -70,6 +70,12 @@ template <class T>
 int trmm(const TrmmArgs& args, T alpha, const T* a, T* b);
 template <class T>
 int syr2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
+// hemm(), her2k(): zhemm's and zher2k's (T complex; her2k's beta real).
+template <class T>
+int hemm(const SymmArgs& args, T alpha, const T* a, const T* b, T beta, T* c);
+template <class T>
+int her2k(const Syr2kArgs& args, T alpha, const T* a, const T* b, typename T::value_type beta,
+          T* c);
 // posv(): potrf, then potrs when the factorization succeeded; *factor_info as potrf's (B is
 // untouched when it is not 0).
 template <class T>

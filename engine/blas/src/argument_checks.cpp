@@ -128,6 +128,21 @@ int check_herk(const SyrkArgs& a) {
   return check_syrk(a);
 }
 
+int check_complex_syrk(const SyrkArgs& a) {
+  if (is_uplo_letter(a.uplo) && same_letter(a.trans, 'C')) return 2;
+  return check_syrk(a);
+}
+
+int check_her2k(const Syr2kArgs& a) {
+  if (is_uplo_letter(a.uplo) && same_letter(a.trans, 'T')) return 2;
+  return check_syr2k(a);
+}
+
+int check_complex_syr2k(const Syr2kArgs& a) {
+  if (is_uplo_letter(a.uplo) && same_letter(a.trans, 'C')) return 2;
+  return check_syr2k(a);
+}
+
 int check_syr2k(const Syr2kArgs& a) {
   // dsyr2k.f tests dsyrk.f's arguments in dsyrk.f's order, then LDB (9) and LDC (12).
   if (const int info = check_syrk({a.uplo, a.trans, a.n, a.k, a.lda, std::max(1, a.n)})) {

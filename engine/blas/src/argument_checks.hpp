@@ -109,11 +109,17 @@ struct Level2Args {
 }
 [[nodiscard]] int check_trsm(const TrsmArgs& args);
 [[nodiscard]] int check_syrk(const SyrkArgs& args);
-// check_herk(): zherk.f's: check_syrk's, with TRANS 'N' or 'C' only.
+// check_herk(): zherk.f's: check_syrk's, with TRANS 'N' or 'C' only. check_complex_syrk():
+// zsyrk.f's, with TRANS 'N' or 'T' only.
 [[nodiscard]] int check_herk(const SyrkArgs& args);
+[[nodiscard]] int check_complex_syrk(const SyrkArgs& args);
 [[nodiscard]] int check_symm(const SymmArgs& args);
 [[nodiscard]] int check_trmm(const TrmmArgs& args);
 [[nodiscard]] int check_syr2k(const Syr2kArgs& args);
+// check_her2k(), check_complex_syr2k(): zher2k.f's and zsyr2k.f's: check_syr2k's, with TRANS
+// 'N' or 'C', and 'N' or 'T', only.
+[[nodiscard]] int check_her2k(const Syr2kArgs& args);
+[[nodiscard]] int check_complex_syr2k(const Syr2kArgs& args);
 [[nodiscard]] int check_posv(const PosvArgs& args);
 [[nodiscard]] int check_getrf(const GetrfArgs& args);
 [[nodiscard]] int check_getrs(const GetrsArgs& args);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk, cblas_[ds]syrk,
-// cblas_[ds]symm, cblas_[dszc]trmm, cblas_[ds]syr2k, in column- and row-major layout: each the
-// Fortran-convention routine on the same storage (cblas_decode.hpp maps the call and numbers its
-// errors).
+// cblas_api.cpp: the CBLAS ABI: cblas_[dszc]gemm, cblas_[dszc]trsm, cblas_[zc]herk,
+// cblas_[dszc]syrk, cblas_[dszc]symm, cblas_[zc]hemm, cblas_[dszc]trmm, cblas_[dszc]syr2k,
+// cblas_[zc]her2k, in column- and row-major layout: each the Fortran-convention routine on the
+// same storage (cblas_decode.hpp maps the call and numbers its errors).
 #include <complex>
 
 #include "abi_routines.hpp"
@@ -74,16 +74,19 @@ void cblas_herk(Entry entry, const char* name, int layout, int uplo, int trans, 
   call.finish(teamla::blas::herk(args, alpha, a, beta, c), entry, 0, n, k);
 }
 
-template <class T>
-void cblas_symm(Entry entry, const char* name, int layout, int side, int uplo, int m, int n,
-                T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+// cblas_symm(): cblas_?symm and cblas_[zc]hemm, whose arguments and mapping are the same (a
+// row-major Hermitian A is the column-major A^T = conj(A), Hermitian too).
+template <class T, class Routine>
+void cblas_symm(Routine routine, Entry entry, const char* name, int layout, int side, int uplo,
+                int m, int n, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
+                int ldc) {
   CblasCall call(name, layout);
   const char side_f = call.side(2, side);
   const char uplo_f = call.uplo(3, uplo);
   if (!call.legal()) return;
   const teamla::blas::SymmArgs args{side_f, uplo_f, call.fortran_m(m, n), call.fortran_n(m, n), lda,
                                     ldb,    ldc};
-  call.finish(teamla::blas::symm(args, alpha, a, b, beta, c), entry, m, n, 0);
+  call.finish(routine(args, alpha, a, b, beta, c), entry, m, n, 0);
 }
 
 template <class T>
@@ -95,6 +98,22 @@ void cblas_syr2k(Entry entry, const char* name, int layout, int uplo, int trans,
   if (!call.legal()) return;
   const teamla::blas::Syr2kArgs args{uplo_f, trans_f, n, k, lda, ldb, ldc};
   call.finish(teamla::blas::syr2k(args, alpha, a, b, beta, c), entry, 0, n, k);
+}
+
+// cblas_her2k(): as the reference cblas_?her2k: herk's letters, and in row-major alpha
+// conjugated (C^T = conj(C) is the update with the operands' roles exchanged).
+template <class T>
+void cblas_her2k(Entry entry, const char* name, int layout, int uplo, int trans, int n, int k,
+                 T alpha, const T* a, int lda, const T* b, int ldb, typename T::value_type beta,
+                 T* c, int ldc) {
+  CblasCall call(name, layout);
+  const char uplo_f = call.uplo(rank_update_uplo_position(call), uplo);
+  char trans_f = call.stored_trans(3, trans);
+  if (call.row_major() && trans_f == 'T') trans_f = 'C';
+  if (!call.legal()) return;
+  const teamla::blas::Syr2kArgs args{uplo_f, trans_f, n, k, lda, ldb, ldc};
+  const T alpha_f = call.row_major() ? std::conj(alpha) : alpha;
+  call.finish(teamla::blas::her2k(args, alpha_f, a, b, beta, c), entry, 0, n, k);
 }
 
 }  // namespace
@@ -195,15 +214,15 @@ TEAMLA_BLAS_EXPORT void cblas_ssyrk(int layout, int uplo, int trans, int n, int 
 TEAMLA_BLAS_EXPORT void cblas_dsymm(int layout, int side, int uplo, int m, int n, double alpha,
                                     const double* a, int lda, const double* b, int ldb, double beta,
                                     double* c, int ldc) {
-  cblas_symm(Entry::cblas_dsymm, "cblas_dsymm", layout, side, uplo, m, n, alpha, a, lda, b, ldb,
-             beta, c, ldc);
+  cblas_symm(teamla::blas::symm<double>, Entry::cblas_dsymm, "cblas_dsymm", layout, side, uplo, m,
+             n, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_ssymm(int layout, int side, int uplo, int m, int n, float alpha,
                                     const float* a, int lda, const float* b, int ldb, float beta,
                                     float* c, int ldc) {
-  cblas_symm(Entry::cblas_ssymm, "cblas_ssymm", layout, side, uplo, m, n, alpha, a, lda, b, ldb,
-             beta, c, ldc);
+  cblas_symm(teamla::blas::symm<float>, Entry::cblas_ssymm, "cblas_ssymm", layout, side, uplo, m, n,
+             alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dtrmm(int layout, int side, int uplo, int trans_a, int diag, int m,
@@ -236,6 +255,96 @@ TEAMLA_BLAS_EXPORT void cblas_ctrmm(int layout, int side, int uplo, int trans_a,
   cblas_triangular(teamla::blas::trmm<C>, Entry::cblas_ctrmm, "cblas_ctrmm", layout, side, uplo,
                    trans_a, diag, m, n, *static_cast<const C*>(alpha), static_cast<const C*>(a),
                    lda, static_cast<C*>(b), ldb);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zsymm(int layout, int side, int uplo, int m, int n, const void* alpha,
+                                    const void* a, int lda, const void* b, int ldb,
+                                    const void* beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_symm(teamla::blas::symm<Z>, Entry::cblas_zsymm, "cblas_zsymm", layout, side, uplo, m, n,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda, static_cast<const Z*>(b),
+             ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zhemm(int layout, int side, int uplo, int m, int n, const void* alpha,
+                                    const void* a, int lda, const void* b, int ldb,
+                                    const void* beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_symm(teamla::blas::hemm<Z>, Entry::cblas_zhemm, "cblas_zhemm", layout, side, uplo, m, n,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda, static_cast<const Z*>(b),
+             ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zsyrk(int layout, int uplo, int trans, int n, int k,
+                                    const void* alpha, const void* a, int lda, const void* beta,
+                                    void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_syrk(Entry::cblas_zsyrk, "cblas_zsyrk", layout, uplo, trans, n, k,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+             *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zsyr2k(int layout, int uplo, int trans, int n, int k,
+                                     const void* alpha, const void* a, int lda, const void* b,
+                                     int ldb, const void* beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_syr2k(Entry::cblas_zsyr2k, "cblas_zsyr2k", layout, uplo, trans, n, k,
+              *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+              static_cast<const Z*>(b), ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zher2k(int layout, int uplo, int trans, int n, int k,
+                                     const void* alpha, const void* a, int lda, const void* b,
+                                     int ldb, double beta, void* c, int ldc) {
+  using Z = std::complex<double>;
+  cblas_her2k(Entry::cblas_zher2k, "cblas_zher2k", layout, uplo, trans, n, k,
+              *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+              static_cast<const Z*>(b), ldb, beta, static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_csymm(int layout, int side, int uplo, int m, int n, const void* alpha,
+                                    const void* a, int lda, const void* b, int ldb,
+                                    const void* beta, void* c, int ldc) {
+  using Z = std::complex<float>;
+  cblas_symm(teamla::blas::symm<Z>, Entry::cblas_csymm, "cblas_csymm", layout, side, uplo, m, n,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda, static_cast<const Z*>(b),
+             ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_chemm(int layout, int side, int uplo, int m, int n, const void* alpha,
+                                    const void* a, int lda, const void* b, int ldb,
+                                    const void* beta, void* c, int ldc) {
+  using Z = std::complex<float>;
+  cblas_symm(teamla::blas::hemm<Z>, Entry::cblas_chemm, "cblas_chemm", layout, side, uplo, m, n,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda, static_cast<const Z*>(b),
+             ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_csyrk(int layout, int uplo, int trans, int n, int k,
+                                    const void* alpha, const void* a, int lda, const void* beta,
+                                    void* c, int ldc) {
+  using Z = std::complex<float>;
+  cblas_syrk(Entry::cblas_csyrk, "cblas_csyrk", layout, uplo, trans, n, k,
+             *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+             *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_csyr2k(int layout, int uplo, int trans, int n, int k,
+                                     const void* alpha, const void* a, int lda, const void* b,
+                                     int ldb, const void* beta, void* c, int ldc) {
+  using Z = std::complex<float>;
+  cblas_syr2k(Entry::cblas_csyr2k, "cblas_csyr2k", layout, uplo, trans, n, k,
+              *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+              static_cast<const Z*>(b), ldb, *static_cast<const Z*>(beta), static_cast<Z*>(c), ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_cher2k(int layout, int uplo, int trans, int n, int k,
+                                     const void* alpha, const void* a, int lda, const void* b,
+                                     int ldb, float beta, void* c, int ldc) {
+  using Z = std::complex<float>;
+  cblas_her2k(Entry::cblas_cher2k, "cblas_cher2k", layout, uplo, trans, n, k,
+              *static_cast<const Z*>(alpha), static_cast<const Z*>(a), lda,
+              static_cast<const Z*>(b), ldb, beta, static_cast<Z*>(c), ldc);
 }
 
 TEAMLA_BLAS_EXPORT void cblas_dsyr2k(int layout, int uplo, int trans, int n, int k, double alpha,

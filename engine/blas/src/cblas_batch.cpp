@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The batched CBLAS GEMMs, with the signatures of MKL and OpenBLAS (0.3.27+):
+// The batched CBLAS GEMMs in d, s, z and c, with the signatures of MKL and OpenBLAS (0.3.27+)
+// (z and c take scalars by pointer and matrices as void pointers; CblasConjTrans conjugates):
 //   cblas_?gemm_batch: groups of items; group g has one set of transposes, sizes, scalars and
 //     leading dimensions for its group_size[g] items, whose matrices are the next group_size[g]
 //     entries of a_array, b_array, c_array.
@@ -17,6 +18,7 @@
 // engine batch.
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <optional>
 
@@ -40,6 +42,14 @@ using teamla::linalg::row_major;
 bool trans_ok(int trans) { return teamla::blas::cblas_trans_letter(trans) != '\0'; }
 bool transposed(int trans) {
   return teamla::blas::is_transposed(teamla::blas::cblas_trans_letter(trans));
+}
+// op_of_trans(): the Op of a checked transpose; CblasConjTrans conjugates a complex T only.
+template <class T>
+Op op_of_trans(int trans) {
+  if (teamla::linalg::is_complex_v<T> && trans == teamla::blas::kCblasConjTrans) {
+    return Op::conj_transpose;
+  }
+  return transposed(trans) ? Op::transpose : Op::none;
 }
 
 // Group: one product's arguments as the caller wrote them (batch positions in comments).
@@ -120,8 +130,8 @@ GemmItem<T> make_item(bool row_major_layout, const Group<T>& g, const T* a, cons
   const bool ta = transposed(g.trans_a);
   const bool tb = transposed(g.trans_b);
   item.alpha = g.alpha;
-  item.op_a = ta ? Op::transpose : Op::none;
-  item.op_b = tb ? Op::transpose : Op::none;
+  item.op_a = op_of_trans<T>(g.trans_a);
+  item.op_b = op_of_trans<T>(g.trans_b);
   item.a = ta ? view(a, g.k, g.m, g.lda) : view(a, g.m, g.k, g.lda);
   item.b = tb ? view(b, g.n, g.k, g.ldb) : view(b, g.k, g.n, g.ldb);
   return item;
@@ -329,6 +339,61 @@ TEAMLA_BLAS_EXPORT void cblas_sgemm_batch_strided(int layout, int transa, int tr
   cblas_gemm_batch_strided(Entry::cblas_sgemm_batch_strided, "cblas_sgemm_batch_strided", layout,
                            Group<float>{transa, transb, m, n, k, alpha, lda, ldb, beta, ldc}, a,
                            stridea, b, strideb, c, stridec, batch_size);
+}
+
+// The complex forms pass scalars and matrices as void pointers (MKL's cblas.h): the arrays of
+// matrix pointers are read as arrays of pointers to the scalar type, as MKL and OpenBLAS read
+// them.
+TEAMLA_BLAS_EXPORT void cblas_zgemm_batch(
+    int layout, const int* transa_array, const int* transb_array, const int* m_array,
+    const int* n_array, const int* k_array, const void* alpha_array, const void** a_array,
+    const int* lda_array, const void** b_array, const int* ldb_array, const void* beta_array,
+    void** c_array, const int* ldc_array, int group_count, const int* group_size) {
+  using Z = std::complex<double>;
+  cblas_gemm_batch(
+      Entry::cblas_zgemm_batch, "cblas_zgemm_batch", layout, transa_array, transb_array, m_array,
+      n_array, k_array, static_cast<const Z*>(alpha_array), reinterpret_cast<const Z**>(a_array),
+      lda_array, reinterpret_cast<const Z**>(b_array), ldb_array, static_cast<const Z*>(beta_array),
+      reinterpret_cast<Z**>(c_array), ldc_array, group_count, group_size);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_cgemm_batch(
+    int layout, const int* transa_array, const int* transb_array, const int* m_array,
+    const int* n_array, const int* k_array, const void* alpha_array, const void** a_array,
+    const int* lda_array, const void** b_array, const int* ldb_array, const void* beta_array,
+    void** c_array, const int* ldc_array, int group_count, const int* group_size) {
+  using C = std::complex<float>;
+  cblas_gemm_batch(
+      Entry::cblas_cgemm_batch, "cblas_cgemm_batch", layout, transa_array, transb_array, m_array,
+      n_array, k_array, static_cast<const C*>(alpha_array), reinterpret_cast<const C**>(a_array),
+      lda_array, reinterpret_cast<const C**>(b_array), ldb_array, static_cast<const C*>(beta_array),
+      reinterpret_cast<C**>(c_array), ldc_array, group_count, group_size);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_zgemm_batch_strided(int layout, int transa, int transb, int m, int n,
+                                                  int k, const void* alpha, const void* a, int lda,
+                                                  int stridea, const void* b, int ldb, int strideb,
+                                                  const void* beta, void* c, int ldc, int stridec,
+                                                  int batch_size) {
+  using Z = std::complex<double>;
+  cblas_gemm_batch_strided(Entry::cblas_zgemm_batch_strided, "cblas_zgemm_batch_strided", layout,
+                           Group<Z>{transa, transb, m, n, k, *static_cast<const Z*>(alpha), lda,
+                                    ldb, *static_cast<const Z*>(beta), ldc},
+                           static_cast<const Z*>(a), stridea, static_cast<const Z*>(b), strideb,
+                           static_cast<Z*>(c), stridec, batch_size);
+}
+
+TEAMLA_BLAS_EXPORT void cblas_cgemm_batch_strided(int layout, int transa, int transb, int m, int n,
+                                                  int k, const void* alpha, const void* a, int lda,
+                                                  int stridea, const void* b, int ldb, int strideb,
+                                                  const void* beta, void* c, int ldc, int stridec,
+                                                  int batch_size) {
+  using C = std::complex<float>;
+  cblas_gemm_batch_strided(Entry::cblas_cgemm_batch_strided, "cblas_cgemm_batch_strided", layout,
+                           Group<C>{transa, transb, m, n, k, *static_cast<const C*>(alpha), lda,
+                                    ldb, *static_cast<const C*>(beta), ldc},
+                           static_cast<const C*>(a), stridea, static_cast<const C*>(b), strideb,
+                           static_cast<C*>(c), stridec, batch_size);
 }
 
 }  // extern "C"

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [ds]syrk_, [ds]symm_,
-// [dszc]trmm_, [ds]syr2k_ and LAPACK [dszc]potrf_, [dszc]potrs_, [dszc]posv_, [dszc]getrf_,
-// [dszc]getrs_, [dszc]gesv_, [dszc]getri_, [dszc]laswp_, as gfortran calls them: every argument by
-// reference, column-major arrays, LP64 (32-bit) integers. gfortran also passes the lengths of the
-// character arguments after the last argument; these routines read one character of each and never
-// the lengths, so C callers that omit them (Eigen's blas.h, numpy) are equally served.
+// fortran_api.cpp: the Fortran ABI: BLAS [dszc]gemm_, [dszc]trsm_, [zc]herk_, [dszc]syrk_,
+// [dszc]symm_, [zc]hemm_, [dszc]trmm_, [dszc]syr2k_, [zc]her2k_ and LAPACK [dszc]potrf_,
+// [dszc]potrs_, [dszc]posv_, [dszc]getrf_, [dszc]getrs_, [dszc]gesv_, [dszc]getri_, [dszc]laswp_,
+// as gfortran calls them: every argument by reference, column-major arrays, LP64 (32-bit) integers.
+// gfortran also passes the lengths of the character arguments after the last argument; these
+// routines read one character of each and never the lengths, so C callers that omit them (Eigen's
+// blas.h, numpy) are equally served.
 #include <complex>
 
 #include "abi_routines.hpp"
@@ -65,12 +66,13 @@ void fortran_herk(Entry entry, const char* name, const char* uplo, const char* t
   finish(teamla::blas::herk(args, *alpha, a, *beta, c), entry, name, 0, *n, *k);
 }
 
-template <class T>
-void fortran_symm(Entry entry, const char* name, const char* side, const char* uplo, const int* m,
-                  const int* n, const T* alpha, const T* a, const int* lda, const T* b,
-                  const int* ldb, const T* beta, T* c, const int* ldc) {
+// fortran_symm(): ?symm_ and [zc]hemm_, whose arguments are the same.
+template <class T, class Routine>
+void fortran_symm(Routine routine, Entry entry, const char* name, const char* side,
+                  const char* uplo, const int* m, const int* n, const T* alpha, const T* a,
+                  const int* lda, const T* b, const int* ldb, const T* beta, T* c, const int* ldc) {
   const teamla::blas::SymmArgs args{*side, *uplo, *m, *n, *lda, *ldb, *ldc};
-  finish(teamla::blas::symm(args, *alpha, a, b, *beta, c), entry, name, *m, *n, 0);
+  finish(routine(args, *alpha, a, b, *beta, c), entry, name, *m, *n, 0);
 }
 
 template <class T>
@@ -79,6 +81,14 @@ void fortran_syr2k(Entry entry, const char* name, const char* uplo, const char* 
                    const int* ldb, const T* beta, T* c, const int* ldc) {
   const teamla::blas::Syr2kArgs args{*uplo, *trans, *n, *k, *lda, *ldb, *ldc};
   finish(teamla::blas::syr2k(args, *alpha, a, b, *beta, c), entry, name, 0, *n, *k);
+}
+
+template <class T>
+void fortran_her2k(Entry entry, const char* name, const char* uplo, const char* trans, const int* n,
+                   const int* k, const T* alpha, const T* a, const int* lda, const T* b,
+                   const int* ldb, const typename T::value_type* beta, T* c, const int* ldc) {
+  const teamla::blas::Syr2kArgs args{*uplo, *trans, *n, *k, *lda, *ldb, *ldc};
+  finish(teamla::blas::her2k(args, *alpha, a, b, *beta, c), entry, name, 0, *n, *k);
 }
 
 // potrf and posv set INFO themselves on legal arguments (their factorization's).
@@ -298,13 +308,15 @@ TEAMLA_BLAS_EXPORT void dsymm_(const char* side, const char* uplo, const int* m,
                                const double* alpha, const double* a, const int* lda,
                                const double* b, const int* ldb, const double* beta, double* c,
                                const int* ldc) {
-  fortran_symm(Entry::dsymm_, "DSYMM", side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  fortran_symm(teamla::blas::symm<double>, Entry::dsymm_, "DSYMM", side, uplo, m, n, alpha, a, lda,
+               b, ldb, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void ssymm_(const char* side, const char* uplo, const int* m, const int* n,
                                const float* alpha, const float* a, const int* lda, const float* b,
                                const int* ldb, const float* beta, float* c, const int* ldc) {
-  fortran_symm(Entry::ssymm_, "SSYMM", side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  fortran_symm(teamla::blas::symm<float>, Entry::ssymm_, "SSYMM", side, uplo, m, n, alpha, a, lda,
+               b, ldb, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void dtrmm_(const char* side, const char* uplo, const char* transa,
@@ -348,6 +360,86 @@ TEAMLA_BLAS_EXPORT void ssyr2k_(const char* uplo, const char* trans, const int* 
                                 const float* alpha, const float* a, const int* lda, const float* b,
                                 const int* ldb, const float* beta, float* c, const int* ldc) {
   fortran_syr2k(Entry::ssyr2k_, "SSYR2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void zsymm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const std::complex<double>* alpha, const std::complex<double>* a,
+                               const int* lda, const std::complex<double>* b, const int* ldb,
+                               const std::complex<double>* beta, std::complex<double>* c,
+                               const int* ldc) {
+  fortran_symm(teamla::blas::symm<std::complex<double>>, Entry::zsymm_, "ZSYMM", side, uplo, m, n,
+               alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void zhemm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const std::complex<double>* alpha, const std::complex<double>* a,
+                               const int* lda, const std::complex<double>* b, const int* ldb,
+                               const std::complex<double>* beta, std::complex<double>* c,
+                               const int* ldc) {
+  fortran_symm(teamla::blas::hemm<std::complex<double>>, Entry::zhemm_, "ZHEMM", side, uplo, m, n,
+               alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void zsyrk_(const char* uplo, const char* trans, const int* n, const int* k,
+                               const std::complex<double>* alpha, const std::complex<double>* a,
+                               const int* lda, const std::complex<double>* beta,
+                               std::complex<double>* c, const int* ldc) {
+  fortran_syrk(Entry::zsyrk_, "ZSYRK", uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void zsyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const std::complex<double>* alpha, const std::complex<double>* a,
+                                const int* lda, const std::complex<double>* b, const int* ldb,
+                                const std::complex<double>* beta, std::complex<double>* c,
+                                const int* ldc) {
+  fortran_syr2k(Entry::zsyr2k_, "ZSYR2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void zher2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const std::complex<double>* alpha, const std::complex<double>* a,
+                                const int* lda, const std::complex<double>* b, const int* ldb,
+                                const double* beta, std::complex<double>* c, const int* ldc) {
+  fortran_her2k(Entry::zher2k_, "ZHER2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void csymm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const std::complex<float>* alpha, const std::complex<float>* a,
+                               const int* lda, const std::complex<float>* b, const int* ldb,
+                               const std::complex<float>* beta, std::complex<float>* c,
+                               const int* ldc) {
+  fortran_symm(teamla::blas::symm<std::complex<float>>, Entry::csymm_, "CSYMM", side, uplo, m, n,
+               alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void chemm_(const char* side, const char* uplo, const int* m, const int* n,
+                               const std::complex<float>* alpha, const std::complex<float>* a,
+                               const int* lda, const std::complex<float>* b, const int* ldb,
+                               const std::complex<float>* beta, std::complex<float>* c,
+                               const int* ldc) {
+  fortran_symm(teamla::blas::hemm<std::complex<float>>, Entry::chemm_, "CHEMM", side, uplo, m, n,
+               alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void csyrk_(const char* uplo, const char* trans, const int* n, const int* k,
+                               const std::complex<float>* alpha, const std::complex<float>* a,
+                               const int* lda, const std::complex<float>* beta,
+                               std::complex<float>* c, const int* ldc) {
+  fortran_syrk(Entry::csyrk_, "CSYRK", uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void csyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const std::complex<float>* alpha, const std::complex<float>* a,
+                                const int* lda, const std::complex<float>* b, const int* ldb,
+                                const std::complex<float>* beta, std::complex<float>* c,
+                                const int* ldc) {
+  fortran_syr2k(Entry::csyr2k_, "CSYR2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+TEAMLA_BLAS_EXPORT void cher2k_(const char* uplo, const char* trans, const int* n, const int* k,
+                                const std::complex<float>* alpha, const std::complex<float>* a,
+                                const int* lda, const std::complex<float>* b, const int* ldb,
+                                const float* beta, std::complex<float>* c, const int* ldc) {
+  fortran_her2k(Entry::cher2k_, "CHER2K", uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 TEAMLA_BLAS_EXPORT void dposv_(const char* uplo, const int* n, const int* nrhs, double* a,

@@ -7,11 +7,14 @@
 // and B in place, so a batch packs no more than the same loop of gemm() calls. The width is
 // planned once, for the batch's total flops (RegionKind::gemm_batch); a section then costs one
 // dispatch for the whole batch instead of none per item (too small to pay) or one per item.
+// A complex item runs the complex product instead, on the same thread (batch_complex.hpp).
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string>
 
 #include "gemm/batch_checks.hpp"
+#include "gemm/batch_complex.hpp"
 #include "gemm/batch_internal.hpp"
 #include "gemm/gemm_internal.hpp"
 #include "teamla/linalg/batch.hpp"
@@ -38,16 +41,24 @@ void run_batch(std::size_t count, double flops, Exec& exec, const FirstItem& fir
 // as it runs.
 template <class T, class ItemAt>
 void run_validated(std::size_t count, const ItemAt& item_at, double flops, Exec& exec) {
-  const detail::KernelSet<T> ks = detail::kernels<T>();
-  run_batch<T>(
-      count, flops, exec, [&] { return item_at(0); },
-      [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
-        for (std::size_t i = begin; i < end; ++i) {
-          const GemmItem<T>& it = item_at(i);
-          batch::run_shape(ks, batch::col_major_shape(it), it.a.data, it.b.data, it.c.data, ws,
-                           rank);
-        }
-      });
+  if constexpr (is_complex_v<T>) {
+    run_batch<T>(
+        count, flops, exec, [&] { return item_at(0); },
+        [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+          batch::run_complex_items<real_t<T>>(begin, end, item_at, ws, rank);
+        });
+  } else {
+    const detail::KernelSet<T> ks = detail::kernels<T>();
+    run_batch<T>(
+        count, flops, exec, [&] { return item_at(0); },
+        [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+          for (std::size_t i = begin; i < end; ++i) {
+            const GemmItem<T>& it = item_at(i);
+            batch::run_shape(ks, batch::col_major_shape(it), it.a.data, it.b.data, it.c.data, ws,
+                             rank);
+          }
+        });
+  }
 }
 
 // validate_all(): every item checked before any is computed; returns the total flops.
@@ -123,21 +134,37 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
   check_strides(stride_a, stride_b, c, stride_c, count);
   const GemmItem<T> first{op_a, op_b, alpha, a, b, beta, c};
   if (!batch::item_ok(first)) batch::item_error("gemm_batch_strided", "items[0]", first);
-  // The items differ only in their pointers: the shape is normalised (and its kernel call
-  // resolved) once, as the group form's is per group (batch_groups.cpp), and an item is
-  // three pointers and its kernel.
-  const detail::KernelSet<T> ks = detail::kernels<T>();
-  const batch::ShapeRun<T> run = batch::shape_run(ks, first);
   const auto n = static_cast<std::size_t>(count);
-  const auto at_item = [&](std::size_t i) {
-    return batch::ItemMatrices<T>{moved(a.data, stride_a, i), moved(b.data, stride_b, i),
-                                  moved(c.data, stride_c, i)};
-  };
-  run_batch<T>(
-      n, batch::item_flops(first) * static_cast<double>(n), exec, [&] { return first; },
-      [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
-        batch::run_items_of_shape(ks, run, begin, end, at_item, ws, rank);
-      });
+  const double flops = batch::item_flops(first) * static_cast<double>(n);
+  if constexpr (is_complex_v<T>) {
+    const auto item_at = [&](std::size_t i) {
+      GemmItem<T> it = first;
+      it.a.data = moved(a.data, stride_a, i);
+      it.b.data = moved(b.data, stride_b, i);
+      it.c.data = moved(c.data, stride_c, i);
+      return it;
+    };
+    run_batch<T>(
+        n, flops, exec, [&] { return first; },
+        [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+          batch::run_complex_items<real_t<T>>(begin, end, item_at, ws, rank);
+        });
+  } else {
+    // The items differ only in their pointers: the shape is normalised (and its kernel call
+    // resolved) once, as the group form's is per group (batch_groups.cpp), and an item is
+    // three pointers and its kernel.
+    const detail::KernelSet<T> ks = detail::kernels<T>();
+    const batch::ShapeRun<T> run = batch::shape_run(ks, first);
+    const auto at_item = [&](std::size_t i) {
+      return batch::ItemMatrices<T>{moved(a.data, stride_a, i), moved(b.data, stride_b, i),
+                                    moved(c.data, stride_c, i)};
+    };
+    run_batch<T>(
+        n, flops, exec, [&] { return first; },
+        [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+          batch::run_items_of_shape(ks, run, begin, end, at_item, ws, rank);
+        });
+  }
 }
 
 #define TEAMLA_GEMM_BATCH_INSTANTIATE(T)                                                       \
@@ -148,6 +175,8 @@ void gemm_batch_strided(Op op_a, Op op_b, T alpha, MatrixView<const T> a, index_
                                       index_t, Exec&);
 TEAMLA_GEMM_BATCH_INSTANTIATE(double)
 TEAMLA_GEMM_BATCH_INSTANTIATE(float)
+TEAMLA_GEMM_BATCH_INSTANTIATE(std::complex<double>)
+TEAMLA_GEMM_BATCH_INSTANTIATE(std::complex<float>)
 #undef TEAMLA_GEMM_BATCH_INSTANTIATE
 
 }  // namespace teamla::linalg

@@ -20,7 +20,11 @@ inline bool view_ok(index_t rows, index_t cols, index_t ld, Layout layout, const
   return data != nullptr || rows == 0 || cols == 0;
 }
 
-inline bool op_ok(Op op) { return op == Op::none || op == Op::transpose; }
+// op_ok(): Op::conj_transpose only for a complex T, as gemm() takes it.
+template <class T>
+bool op_ok(Op op) {
+  return op == Op::none || op == Op::transpose || (is_complex_v<T> && op == Op::conj_transpose);
+}
 
 template <class T>
 index_t op_rows(Op op, const MatrixView<const T>& v) {
@@ -38,7 +42,8 @@ bool item_ok(const GemmItem<T>& it) {
   const auto& a = it.a;
   const auto& b = it.b;
   const auto& c = it.c;
-  return op_ok(it.op_a) && op_ok(it.op_b) && view_ok(a.rows, a.cols, a.ld, a.layout, a.data) &&
+  return op_ok<T>(it.op_a) && op_ok<T>(it.op_b) &&
+         view_ok(a.rows, a.cols, a.ld, a.layout, a.data) &&
          view_ok(b.rows, b.cols, b.ld, b.layout, b.data) &&
          view_ok(c.rows, c.cols, c.ld, c.layout, c.data) && op_rows(it.op_a, a) == c.rows &&
          op_rows(it.op_b, b) == op_cols(it.op_a, a) && op_cols(it.op_b, b) == c.cols;
@@ -64,8 +69,9 @@ template <class T>
 [[noreturn, gnu::noinline]] void item_error(const char* routine, const std::string& item,
                                             const GemmItem<T>& it) {
   std::string why;
-  if (!op_ok(it.op_a) || !op_ok(it.op_b)) {
-    why = "op_a or op_b is not Op::none or Op::transpose";
+  if (!op_ok<T>(it.op_a) || !op_ok<T>(it.op_b)) {
+    why = is_complex_v<T> ? "op_a or op_b is not Op::none, Op::transpose or Op::conj_transpose"
+                          : "op_a or op_b is not Op::none or Op::transpose";
   } else if (std::string p = view_problem("A", it.a); !p.empty()) {
     why = p;
   } else if (std::string p2 = view_problem("B", it.b); !p2.empty()) {

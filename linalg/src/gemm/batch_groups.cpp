@@ -8,11 +8,14 @@
 // its kernel: through a per-item source (a search for the group, a descriptor built, checked,
 // and built again to compute), a batch of 10000 4^3 items takes several times as long as the
 // same batch given as one strided call (docs/perf/blocking.md; docs/gemm.md, "Batched GEMM").
+// Complex groups take the same walk, each item the complex product (batch_complex.hpp).
+#include <complex>
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include "gemm/batch_checks.hpp"
+#include "gemm/batch_complex.hpp"
 #include "gemm/batch_internal.hpp"
 #include "teamla/linalg/batch.hpp"
 
@@ -110,6 +113,27 @@ void run_items(const detail::KernelSet<T>& ks, std::span<const GemmGroup<T>> gro
   }
 }
 
+// run_complex_group_items(): run_items() for complex groups: the same walk, each item the complex
+// product (batch_complex.hpp).
+template <class T>
+void run_complex_group_items(std::span<const GemmGroup<T>> groups, std::size_t begin,
+                             std::size_t end, Workspace& ws, std::size_t rank) {
+  std::size_t g = 0;
+  std::size_t first = 0;  // the batch index of group g's item 0
+  while (first + groups[g].count <= begin) first += groups[g++].count;
+  for (std::size_t i = begin; i < end; ++g) {
+    const GemmGroup<T>& group = groups[g];
+    const std::size_t stop = std::min(end, first + group.count);
+    if (writes_c(group.shape)) {
+      const std::size_t offset = first;
+      batch::run_complex_items<real_t<T>>(
+          i, stop, [&](std::size_t item) { return item_of(group, item - offset); }, ws, rank);
+    }
+    i = stop;
+    first += group.count;
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -132,14 +156,25 @@ void gemm_batch(std::span<const GemmGroup<T>> groups, Exec& exec) {
     batch::run_alone(item_of(groups[g], 0), exec);
     return;
   }
-  const detail::KernelSet<T> ks = detail::kernels<T>();
-  batch::run_region<T>(count, flops, exec,
-                       [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
-                         run_items(ks, groups, begin, end, ws, rank);
-                       });
+  if constexpr (is_complex_v<T>) {
+    batch::run_region<T>(count, flops, exec,
+                         [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+                           run_complex_group_items(groups, begin, end, ws, rank);
+                         });
+  } else {
+    const detail::KernelSet<T> ks = detail::kernels<T>();
+    batch::run_region<T>(count, flops, exec,
+                         [&](std::size_t begin, std::size_t end, Workspace& ws, std::size_t rank) {
+                           run_items(ks, groups, begin, end, ws, rank);
+                         });
+  }
 }
 
 template void gemm_batch<double>(std::span<const GemmGroup<double>>, Exec&);
 template void gemm_batch<float>(std::span<const GemmGroup<float>>, Exec&);
+template void gemm_batch<std::complex<double>>(std::span<const GemmGroup<std::complex<double>>>,
+                                               Exec&);
+template void gemm_batch<std::complex<float>>(std::span<const GemmGroup<std::complex<float>>>,
+                                              Exec&);
 
 }  // namespace teamla::linalg

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gemm/batch_complex.hpp"
 #include "gemm/gemm_internal.hpp"
 #include "gemm/gemm_tiny.hpp"
 #include "teamla/linalg/batch.hpp"
 #include "teamla/linalg/blas3.hpp"
+#include "teamla/linalg/vector_view.hpp"
 #include "teamla/linalg/width.hpp"
 #include "teamla/team/machine.hpp"
 #include "teamla/team/shortfall.hpp"
@@ -129,24 +131,29 @@ template <class T, class AtItem>
 // run_alone(): a batch of one item is a gemm: it may still use the team inside the product.
 template <class T>
 void run_alone(const GemmItem<T>& it, Exec& exec) {
-  const index_t k = it.op_a == Op::none ? it.a.cols : it.a.rows;
-  const detail::Strided<T> sa = detail::strided_op(it.a, it.op_a);
-  const detail::Strided<T> sb = detail::strided_op(it.b, it.op_b);
-  if (it.c.layout == Layout::col_major) {
-    detail::gemm_strided(it.c.rows, it.c.cols, k, it.alpha, sa, sb, it.beta, it.c.data, it.c.ld,
-                         exec);
+  if constexpr (is_complex_v<T>) {
+    run_complex_item<real_t<T>>(it, exec);
   } else {
-    detail::gemm_strided(it.c.cols, it.c.rows, k, it.alpha, {sb.data, sb.cs, sb.rs},
-                         {sa.data, sa.cs, sa.rs}, it.beta, it.c.data, it.c.ld, exec);
+    const index_t k = it.op_a == Op::none ? it.a.cols : it.a.rows;
+    const detail::Strided<T> sa = detail::strided_op(it.a, it.op_a);
+    const detail::Strided<T> sb = detail::strided_op(it.b, it.op_b);
+    if (it.c.layout == Layout::col_major) {
+      detail::gemm_strided(it.c.rows, it.c.cols, k, it.alpha, sa, sb, it.beta, it.c.data, it.c.ld,
+                           exec);
+    } else {
+      detail::gemm_strided(it.c.cols, it.c.rows, k, it.alpha, {sb.data, sb.cs, sb.rs},
+                           {sa.data, sa.cs, sa.rs}, it.beta, it.c.data, it.c.ld, exec);
+    }
   }
 }
 
+// item_flops(): real flops, 8 per complex multiply-add (the rates the planner's model uses).
 template <class T>
 double item_flops(const GemmItem<T>& it) {
   if (it.alpha == T(0)) return 0;
   const index_t k = it.op_a == Op::none ? it.a.cols : it.a.rows;
-  return 2.0 * static_cast<double>(it.c.rows) * static_cast<double>(it.c.cols) *
-         static_cast<double>(k);
+  return (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(it.c.rows) *
+         static_cast<double>(it.c.cols) * static_cast<double>(k);
 }
 
 // kUnitsPerParticipant: a batch section cuts its items into up to this many units per
@@ -175,7 +182,7 @@ void run_region(std::size_t count, double flops, Exec& exec, const RunRange& run
   Workspace& ws = *detail::exec_buffers(exec).ws;
   RegionPlan plan;
   if (exec.team != nullptr && flops > 0) {
-    plan = plan_region(RegionKind::gemm_batch, sizeof(T), flops, exec);
+    plan = plan_region(RegionKind::gemm_batch, sizeof(real_t<T>), flops, exec);
     plan.width = std::min(plan.width, count);  // at most one participant per item
     exec.stats.inline_regions = plan.width == 1 ? 1 : 0;
   }

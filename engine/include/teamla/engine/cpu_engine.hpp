@@ -24,6 +24,7 @@
 #pragma once
 
 #include <chrono>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -176,6 +177,13 @@ class CpuEngine {
   void gemm_batch(const GemmBatchSource<float>& source);
   void gemm_batch(std::span<const GemmGroup<double>> groups);
   void gemm_batch(std::span<const GemmGroup<float>> groups);
+  // The complex batches (Op::conj_transpose allowed): each item the complex product.
+  void gemm_batch(std::span<const GemmItem<std::complex<double>>> items);
+  void gemm_batch(std::span<const GemmItem<std::complex<float>>> items);
+  void gemm_batch(const GemmBatchSource<std::complex<double>>& source);
+  void gemm_batch(const GemmBatchSource<std::complex<float>>& source);
+  void gemm_batch(std::span<const GemmGroup<std::complex<double>>> groups);
+  void gemm_batch(std::span<const GemmGroup<std::complex<float>>> groups);
   // gemm_batch_strided(): `count` products of one shape, item i's A, B, C at the views' data
   // + i * stride_a, stride_b, stride_c elements (strides >= 0; stride_c keeps the Cs apart).
   template <class A, class B, class C>
@@ -308,8 +316,7 @@ class CpuEngine {
 
  private:
   // The routines of each scalar type (cpu_engine_routines.cpp, cpu_engine_lu.cpp): every one in
-  // double, float and their complex types, but the batches (real) and herk, hemm, her2k
-  // (complex). gemm takes its
+  // double, float and their complex types, but herk, hemm, her2k (complex only). gemm takes its
   // views by reference: a copy of three views per layer weighs on the smallest calls
   // (docs/engine.md, "Cost of a call").
   template <class T>

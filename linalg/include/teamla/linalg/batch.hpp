@@ -12,6 +12,10 @@
 // the item) with every C untouched. The items' C must not overlap one another (they may be
 // written concurrently); A and B may be shared freely. Item semantics are gemm()'s
 // (blas3.hpp): beta == 0 does not read C, alpha == 0 or k == 0 only scales C.
+//
+// T is double, float, std::complex<double> or std::complex<float>; a complex item may take
+// Op::conj_transpose and runs the complex product (no tiny path) on the calling thread, the
+// width planned from 8 m n k real flops per item.
 #pragma once
 
 #include <cstddef>
