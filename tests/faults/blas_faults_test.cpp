@@ -154,8 +154,9 @@ struct LuCall {
   std::vector<int> ipiv;
 };
 
-// ComplexCall: zgemm_ (C = A^H B, complex alpha) and zposv_ on a Hermitian positive definite
-// system with a known solution, complex*16 values as pairs of doubles.
+// ComplexCall: zgemm_ (C = A^H B, complex alpha), zposv_ and zgesv_ on a Hermitian positive
+// definite system with a known solution, and zhemm_ by its lower triangle, complex*16 values as
+// pairs of doubles.
 struct ComplexCall {
   using Z = std::complex<double>;
   explicit ComplexCall(int size)
@@ -177,6 +178,10 @@ struct ComplexCall {
     }
     factor = hpd;
     solution = rhs;
+    general = hpd;
+    general_solution = rhs;
+    product.assign(c.size(), 0.0);
+    ipiv.assign(static_cast<std::size_t>(n), 0);
   }
   // run() allocates nothing of its own: the buffers were made before any fault is armed.
   void run() {
@@ -187,7 +192,15 @@ struct ComplexCall {
     std::copy(rhs.begin(), rhs.end(), solution.begin());
     const int one = 1;
     zposv_("L", &n, &one, factor.data(), &n, solution.data(), &n, &info);
+    std::copy(hpd.begin(), hpd.end(), general.begin());
+    std::copy(rhs.begin(), rhs.end(), general_solution.begin());
+    zgesv_(&n, &one, complex_data(general), &n, ipiv.data(), complex_data(general_solution), &n,
+           &general_info);
+    const Z unit(1), none(0);
+    zhemm_("L", "L", &n, &n, &unit, complex_data(hpd), &n, complex_data(b), &n, &none,
+           complex_data(product), &n);
   }
+  static Z* complex_data(std::vector<double>& m) { return reinterpret_cast<Z*>(m.data()); }
   [[nodiscard]] bool right() const {
     double worst = 0;
     for (int j = 0; j < n; ++j) {
@@ -198,10 +211,19 @@ struct ComplexCall {
       }
     }
     for (int i = 0; i < n; ++i) {
+      const Z want(x[2 * i], x[2 * i + 1]);
+      worst = std::max(worst, std::abs(Z(solution[2 * i], solution[2 * i + 1]) - want) * n);
       worst = std::max(
-          worst, std::abs(Z(solution[2 * i], solution[2 * i + 1]) - Z(x[2 * i], x[2 * i + 1])) * n);
+          worst, std::abs(Z(general_solution[2 * i], general_solution[2 * i + 1]) - want) * n);
     }
-    return info == 0 && worst < 1e-9 * n;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        Z sum = 0;
+        for (int p = 0; p < n; ++p) sum += at(hpd, i, p) * at(b, p, j);
+        worst = std::max(worst, std::abs(sum - at(product, i, j)) / n);
+      }
+    }
+    return info == 0 && general_info == 0 && worst < 1e-9 * n;
   }
   std::vector<double> pairs(int seed) const { return random_matrix(2 * n, n, seed); }
   Z at(const std::vector<double>& m, int i, int j) const {
@@ -213,7 +235,9 @@ struct ComplexCall {
   }
   int n;
   int info = -1;
-  std::vector<double> a, b, c, x, hpd, rhs, factor, solution;
+  int general_info = -1;
+  std::vector<double> a, b, c, x, hpd, rhs, factor, solution, general, general_solution, product;
+  std::vector<int> ipiv;
 };
 
 class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>> {
@@ -225,8 +249,8 @@ class BlasFaults : public ::testing::TestWithParam<std::tuple<const char*, int>>
 };
 
 // EveryRoutine: dgemm_ at 64 and 600, dpotrf_ + dpotrs_, dgesv_, dtrsm_, dsyrk_ and sgemm_
-// at `size`, zgemm_ and zposv_ at half of it, made under the fault that `arm` sets and checked
-// after it is lifted.
+// at `size`, zgemm_, zposv_, zgesv_ and zhemm_ at half of it, made under the fault that `arm` sets
+// and checked after it is lifted.
 struct EveryRoutine {
   explicit EveryRoutine(int size) : cholesky(size), lu(size), others(size), complex(size / 2) {}
   template <class Arm>

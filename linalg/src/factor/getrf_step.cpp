@@ -14,10 +14,12 @@
 // once), so with column-major storage the section first packs L21 once, in row groups that
 // are units of their own, into the shared buffer; each strip then waits for the groups (all
 // claimed before it, so their holders are running), packs its U12 and runs the microkernel
-// over the packed L21, mc rows at a time so that a block of it stays in L2.
+// over the packed L21, mc rows at a time so that a block of it stays in L2. A complex step does
+// the same on the real kernel with 1m-packed operands (getrf_packing.hpp).
 #include <algorithm>
 #include <atomic>
 
+#include "factor/getrf_packing.hpp"
 #include "factor/lu_internal.hpp"
 #include "isa_dispatch.hpp"
 #include "level3/level3_internal.hpp"
@@ -74,42 +76,24 @@ void solve_u12(MatrixView<const T> panel, MatrixView<T> cols, const int* ipiv, i
   trsm_left_serial<T>(true, true, panel.block(0, 0, kb, kb), cols.block(0, 0, kb, cols.cols));
 }
 
-// subtract_packed(): A22 -= L21 * U12 on a column-major strip whose U12 is solved, with L21
-// packed in a_packed (micro-panels of MR rows), through b_packed (U12 packed there).
-template <class T>
-void subtract_packed(const detail::KernelSet<T>& ks, index_t kb, MatrixView<T> cols,
-                     const T* a_packed, T* b_packed) {
-  const detail::KernelFns<T>& f = ks.fns;
-  const index_t below = cols.rows - kb;
-  const index_t w = cols.cols;
-  f.pack_b(kb, w, cols.data, 1, cols.ld, b_packed);
-  T* c = cols.data + kb;
-  for (index_t r0 = 0; r0 < below; r0 += ks.blocking.mc) {
-    const index_t rows = std::min(ks.blocking.mc, below - r0);
-    for (index_t j = 0; j < w; j += f.nr) {
-      f.packed_strip(rows, std::min<index_t>(f.nr, w - j), kb, a_packed + r0 * kb, f.mr,
-                     b_packed + j * kb, c + r0 + j * cols.ld, cols.ld, T(-1), T(1));
-    }
-  }
-}
-
 // update_packed(): update_columns() on a column-major strip with L21 packed in a_packed. U12 is
 // packed into the rank's pack_b slot, asked for after the solve (whose gemm calls use the
 // rank's slots and may move them); without it, the strip's own gemm.
 template <class T>
-void update_packed(const detail::KernelSet<T>& ks, MatrixView<const T> panel, MatrixView<T> cols,
-                   const int* ipiv, index_t k, const T* a_packed) {
+void update_packed(const StepPacking<T>& packing, MatrixView<const T> panel, MatrixView<T> cols,
+                   const int* ipiv, index_t k, const typename StepPacking<T>::Packed* a_packed) {
+  using Packed = typename StepPacking<T>::Packed;
   const index_t kb = panel.cols;
   solve_u12(panel, cols, ipiv, k);
   if (cols.rows == kb) return;
   const detail::RankBuffers mine = detail::unit_buffers();
-  const index_t nr = ks.fns.nr;
-  const auto b_elems = static_cast<std::size_t>((cols.cols + nr - 1) / nr * nr * kb);
-  if (T* b_packed = mine.ws->try_buffer_of<T>(mine.rank, Workspace::Slot::pack_b, b_elems)) {
-    subtract_packed(ks, kb, cols, a_packed, b_packed);
+  const std::size_t b_elems = packing.b_elems(cols.cols, kb);
+  if (Packed* b_packed =
+          mine.ws->try_buffer_of<Packed>(mine.rank, Workspace::Slot::pack_b, b_elems)) {
+    packing.subtract(kb, cols, a_packed, b_packed);
     return;
   }
-  team::note_shortfall(team::Shortfall::memory, b_elems * sizeof(T));
+  team::note_shortfall(team::Shortfall::memory, b_elems * sizeof(Packed));
   Exec serial;
   gemm<T>(Op::none, Op::none, T(-1), panel.block(kb, 0, cols.rows - kb, kb),
           MatrixView<const T>(cols.block(0, 0, kb, cols.cols)), T(1),
@@ -148,16 +132,16 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
   const index_t lead = std::min(next_kb, right);
   const Strips strips{lead, strip_cols(right - lead, width), right};
   Workspace& ws = *detail::exec_buffers(exec).ws;
-  // The packed L21 in the shared buffer (real, column-major only: the microkernel writes C by
-  // columns); without it, each strip's own gemm (the complex product packs by the 1m method).
-  T* a_packed = nullptr;
-  if constexpr (!is_complex_v<T>) {
-    const index_t mr = detail::kernels<T>().fns.mr;
-    const auto a_elems = static_cast<std::size_t>((below + mr - 1) / mr * mr * kb);
-    if (a.layout == Layout::col_major && below > 0) {
-      a_packed = static_cast<T*>(ws.try_shared_buffer(a_elems * sizeof(T)));
-      if (a_packed == nullptr) team::note_shortfall(team::Shortfall::memory, a_elems * sizeof(T));
-    }
+  // The packed L21 in the shared buffer (column-major only: the microkernel writes C by
+  // columns); without it, each strip's own gemm.
+  using Packed = typename StepPacking<T>::Packed;
+  const StepPacking<T> packing;
+  const std::size_t a_elems = packing.a_elems(below, kb);
+  Packed* a_packed = a.layout == Layout::col_major && below > 0
+                         ? static_cast<Packed*>(ws.try_shared_buffer(a_elems * sizeof(Packed)))
+                         : nullptr;
+  if (a.layout == Layout::col_major && below > 0 && a_packed == nullptr) {
+    team::note_shortfall(team::Shortfall::memory, a_elems * sizeof(Packed));
   }
   const index_t groups = a_packed != nullptr ? (below + kGroupRows - 1) / kGroupRows : 0;
   const auto units = static_cast<std::size_t>(groups + strips.count());
@@ -168,23 +152,20 @@ index_t getrf_parallel_step(MatrixView<T> a, index_t k, index_t kb, index_t next
   detail::run_claimed_units(
       *exec.team, std::min(width, units), units, ws, [&](team::Section& s, std::size_t unit) {
         const auto u = static_cast<index_t>(unit);
-        const auto [c0, w] =
-            u < groups ? std::pair<index_t, index_t>{0, 0} : strips.columns(u - groups);
-        MatrixView<T> cols = trailing.block(0, c0, m - k, w);
-        if constexpr (is_complex_v<T>) {
-          update_columns(panel, cols, ipiv, k);
-        } else if (u < groups) {
+        if (u < groups) {
           const index_t r0 = u * kGroupRows;
-          const MatrixView<const T> rows =
-              panel.block(kb + r0, 0, std::min(kGroupRows, below - r0), kb);
-          detail::kernels<T>().fns.pack_a(rows.rows, kb, rows.data, 1, rows.ld, a_packed + r0 * kb);
+          packing.pack_rows(panel.block(kb + r0, 0, std::min(kGroupRows, below - r0), kb), r0,
+                            a_packed);
           groups_done.fetch_add(1, std::memory_order_acq_rel);
           return;
-        } else if (a_packed == nullptr) {
+        }
+        const auto [c0, w] = strips.columns(u - groups);
+        MatrixView<T> cols = trailing.block(0, c0, m - k, w);
+        if (a_packed == nullptr) {
           update_columns(panel, cols, ipiv, k);
         } else {
           s.wait_for([&] { return groups_done.load(std::memory_order_acquire) == groups; });
-          update_packed(detail::kernels<T>(), panel, cols, ipiv, k, a_packed);
+          update_packed(packing, panel, cols, ipiv, k, a_packed);
         }
         if (lead > 0 && c0 == 0) {
           // The next panel: rows k + kb .. m of the strip just updated.
