@@ -242,7 +242,7 @@ enum class RankKind { syrk, syr2k, her2k };
 // triangle untouched, a Hermitian diagonal's imaginary parts zero.
 template <class Z>
 void check_rank(RankKind kind, Uplo uplo, Op op, Z alpha, Z beta, index_t n, index_t k,
-                team::Team* team) {
+                team::Team* team, Layout layout = Layout::col_major) {
   std::mt19937_64 rng(static_cast<std::uint64_t>(3 * n + k));
   const index_t ar = op == Op::none ? n : k;
   const index_t ac = op == Op::none ? k : n;
@@ -252,7 +252,7 @@ void check_rank(RankKind kind, Uplo uplo, Op op, Z alpha, Z beta, index_t n, ind
   const MatrixView<const Z> b = col_major<const Z>(sb.data(), ar, ac);
   const std::vector<Z> before = random_values<Z>(n * n, rng);
   std::vector<Z> sc = before;
-  const MatrixView<Z> c = col_major(sc.data(), n, n);
+  const MatrixView<Z> c{sc.data(), n, n, n, layout};
   const bool hermitian = kind == RankKind::her2k;
   Exec exec;
   exec.team = team;
@@ -267,7 +267,7 @@ void check_rank(RankKind kind, Uplo uplo, Op op, Z alpha, Z beta, index_t n, ind
   double worst = 0;
   for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < n; ++i) {
-      const std::size_t at = static_cast<std::size_t>(i + j * n);
+      const auto at = static_cast<std::size_t>(layout == Layout::col_major ? i + j * n : i * n + j);
       if (uplo == Uplo::lower ? i < j : i > j) {
         ASSERT_EQ(sc[at], before[at]) << "(" << i << ", " << j << ") outside the triangle";
         continue;
@@ -306,6 +306,7 @@ TYPED_TEST(ComplexLevel3, RankUpdatesBothTrianglesAndOps) {
                                             << " op " << int(op) << " alpha " << alpha);
           check_rank<Z>(kind, uplo, op, alpha, beta, 45, 70, nullptr);
           check_rank<Z>(kind, uplo, op, alpha, beta, 3, 5, nullptr);
+          check_rank<Z>(kind, uplo, op, alpha, beta, 70, 33, nullptr, Layout::row_major);
         }
       }
     }

@@ -251,29 +251,73 @@ void multiply_left(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b,
   });
 }
 
-// update_lower(): update_triangle() in parts of C's columns of equal area (in_parts()): part
-// [j0, j1) updates its diagonal block and the rows below it.
+// update_columns(): the recursion's share of update_lower(): columns [j0, j1) of the lower
+// triangle, their diagonal block and the rows below it.
+template <class R>
+void update_columns(ComplexTile<R> c, index_t n, index_t k, const RankTerms<R>& terms, index_t j0,
+                    index_t j1, Work& part) {
+  if (j1 <= j0) return;
+  const RankTerms<R> mine = terms.from(j0);
+  update_triangle(c.at(j0, j0), j1 - j0, k, mine, part);
+  if (j1 < n) {
+    for (int t = 0; t < terms.count; ++t) {
+      part.update(c.at(j1, j0), n - j1, j1 - j0, k, terms.x[t].at(j1, 0), mine.y[t],
+                  terms.alpha[t]);
+    }
+  }
+}
+
+// transposed_terms(): the terms of C^T: alpha Y^T X^T for each alpha X Y.
+template <class R>
+RankTerms<R> transposed_terms(RankTerms<R> terms) {
+  for (int t = 0; t < terms.count; ++t) {
+    const ComplexOperand<R> x = terms.x[t];
+    terms.x[t] = terms.y[t].transposed();
+    terms.y[t] = x.transposed();
+  }
+  return terms;
+}
+
+// update_lower(): in parts of equal area (in_parts()). With a unit stride in either direction the
+// parts are rows of a triangle on the packed loops (update_rows_packed(): the lower triangle of
+// C, or the upper one of C^T); otherwise, or without their buffers, columns of the recursion.
 template <class R>
 void update_lower(ComplexTile<R> c, index_t n, index_t k, const RankTerms<R>& terms, Work& work) {
   const double flops = 4.0 * terms.count * static_cast<double>(n) * static_cast<double>(n + 1) *
                        static_cast<double>(k);
-  // The columns [0, j) of the triangle hold n^2 - (n - j)^2 of its n^2 (twice the area): part u
-  // of `units` starts where that is u / units of it.
-  const auto cut = [n](index_t u, index_t units) {
-    const double rest = static_cast<double>(n) *
-                        std::sqrt(1.0 - static_cast<double>(u) / static_cast<double>(units));
-    return std::clamp<index_t>(n - static_cast<index_t>(std::llround(rest)), 0, n);
+  const double whole = static_cast<double>(n);
+  // The rows [0, i) of a lower triangle hold (i / n)^2 of its area; the columns [0, j) hold
+  // 1 - (1 - j / n)^2 of it, as do the rows [0, j) of an upper one.
+  const auto first_rows = [whole, n](index_t u, index_t units) {
+    const double f = static_cast<double>(u) / static_cast<double>(units);
+    return std::clamp<index_t>(static_cast<index_t>(std::llround(whole * std::sqrt(f))), 0, n);
   };
-  in_parts(work, sizeof(R), flops, n, cut, [&](index_t j0, index_t j1, Work& part) {
-    if (j1 <= j0) return;
-    const RankTerms<R> mine = terms.from(j0);
-    update_triangle(c.at(j0, j0), j1 - j0, k, mine, part);
-    if (j1 < n) {
+  const auto first_columns = [whole, n](index_t u, index_t units) {
+    const double f = static_cast<double>(u) / static_cast<double>(units);
+    return std::clamp<index_t>(n - static_cast<index_t>(std::llround(whole * std::sqrt(1.0 - f))),
+                               0, n);
+  };
+  if (c.rs == 1) {
+    in_parts(work, sizeof(R), flops, n, first_rows, [&](index_t r0, index_t r1, Work& part) {
+      if (r1 <= r0 || update_rows_packed(c, n, r0, r1, k, false, terms, part.exec)) return;
+      update_triangle(c.at(r0, r0), r1 - r0, k, terms.from(r0), part);
       for (int t = 0; t < terms.count; ++t) {
-        part.update(c.at(j1, j0), n - j1, j1 - j0, k, terms.x[t].at(j1, 0), mine.y[t],
-                    terms.alpha[t]);
+        if (r0 > 0) {
+          part.update(c.at(r0, 0), r1 - r0, r0, k, terms.x[t].at(r0, 0), terms.y[t],
+                      terms.alpha[t]);
+        }
       }
+    });
+    return;
+  }
+  const RankTerms<R> of_transpose = transposed_terms(terms);
+  in_parts(work, sizeof(R), flops, n, first_columns, [&](index_t j0, index_t j1, Work& part) {
+    if (j1 <= j0) return;
+    if (c.cs == 1 &&
+        update_rows_packed(c.transposed(), n, j0, j1, k, true, of_transpose, part.exec)) {
+      return;
     }
+    update_columns(c, n, k, terms, j0, j1, part);
   });
 }
 

@@ -97,6 +97,14 @@ struct RankTerms {
   }
 };
 
+// update_rows_packed(): C += the terms on rows [r0, r1) of the lower (or upper) triangle of C
+// (n x n, unit row stride), on the calling thread, each operand packed once per block of depth
+// (complex_triangle_packed.cpp); a Hermitian update's diagonal made real. False, having written
+// nothing, without the packing buffers or the unit stride.
+template <class R>
+bool update_rows_packed(ComplexTile<R> c, index_t n, index_t r0, index_t r1, index_t k, bool upper,
+                        const RankTerms<R>& terms, Exec& exec);
+
 // update_lower(): C += the terms on the lower triangle of C (n x n); the upper triangle is not
 // written. The second form: herk's C += alpha A A^H, A n x k, alpha real.
 template <class R>
