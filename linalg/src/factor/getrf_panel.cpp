@@ -4,7 +4,7 @@
 // U12 = L11^-1 * A12 solved and A22 -= L21 * U12 updated by gemm, the right half's lower part
 // factored, and its interchanges applied back to the left half. Most of a panel's flops are
 // then in gemm; the leaves of kLeafCols columns are unblocked, LAPACK's dgetf2 compiled for the
-// active ISA (kernels/lu_leaf.hpp); the complex leaves are LAPACK's zgetf2
+// active ISA (kernels/lu_leaf.hpp); the complex leaves are LAPACK's zgetf2, likewise
 // (kernels/complex_lu_leaf.hpp).
 //
 // Pivoting is LAPACK's to the letter: the pivot of a column is the first entry of largest
@@ -13,7 +13,6 @@
 // or divided by it when the reciprocal would overflow.
 
 #include "factor/lu_internal.hpp"
-#include "kernels/complex_lu_leaf.hpp"
 #include "level3/level3_internal.hpp"
 
 namespace teamla::linalg::level3_detail {
@@ -39,7 +38,8 @@ index_t factor_panel(MatrixView<T> p, int* ipiv, index_t base) {
   const index_t n = p.cols;
   if (n <= kLeafCols) {
     if constexpr (is_complex_v<T>) {
-      return complex_getf2(p.data, m, n, p.row_stride(), p.col_stride(), ipiv, base);
+      return leaf_kernels<typename T::value_type>().complex_getf2(p.data, m, n, p.row_stride(),
+                                                                  p.col_stride(), ipiv, base);
     } else {
       return leaf_kernels<T>().getf2(p.data, m, n, p.row_stride(), p.col_stride(), ipiv, base);
     }

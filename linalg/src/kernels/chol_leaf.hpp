@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "isa_dispatch.hpp"
+#include "kernels/complex_lu_leaf.hpp"
 #include "kernels/leaf_kernels.hpp"
 #include "kernels/lu_leaf.hpp"
 
@@ -513,8 +514,13 @@ struct CholLeaves {
   // table(): the leaves of this ISA, for its registration (kernels/<isa>/table_<isa>.cpp).
   template <class T>
   static const LeafKernels<T>& table() {
-    static const LeafKernels<T> kernels{&potf2_lower<T>, &solve<T, true>, &solve<T, false>,
-                                        &solve_panel_tile<T>, &LuLeaf<Isa>::template getf2<T>};
+    static const LeafKernels<T> kernels{&potf2_lower<T>,
+                                        &solve<T, true>,
+                                        &solve<T, false>,
+                                        &solve_panel_tile<T>,
+                                        &LuLeaf<Isa>::template getf2<T>,
+                                        &ComplexLuLeaf<Isa>::template getf2<T>,
+                                        &ComplexVector<Isa>::template solve_rows<T>};
     return kernels;
   }
 };

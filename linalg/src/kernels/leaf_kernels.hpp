@@ -5,6 +5,8 @@
 // (kernels/<isa>/table_<isa>.cpp) and called by the routines above through leaf_kernels().
 #pragma once
 
+#include <complex>
+
 #include "teamla/linalg/matrix_view.hpp"
 
 namespace teamla::linalg::level3_detail {
@@ -31,6 +33,13 @@ struct LeafKernels {
   // a[i * rs + j * cs] (kernels/lu_leaf.hpp); ipiv[j] = pivot row of column j, 1-based, plus
   // base. Returns info.
   index_t (*getf2)(T* a, index_t m, index_t n, index_t rs, index_t cs, int* ipiv, index_t base);
+  // The complex leaves of T's precision: getf2 of std::complex<T> (kernels/complex_lu_leaf.hpp),
+  // and the substitution on B's contiguous rows (kernels/complex_vector.hpp, solve_rows()).
+  index_t (*complex_getf2)(std::complex<T>* a, index_t m, index_t n, index_t rs, index_t cs,
+                           int* ipiv, index_t base);
+  void (*complex_solve_rows)(bool lower, bool unit, const std::complex<T>* t, index_t trs,
+                             index_t tcs, bool conj, index_t n, std::complex<T>* b, index_t brs,
+                             index_t nrhs);
 };
 
 // leaf_kernels() returns the kernels of the active gemm ISA (isa_dispatch.hpp: TEAMLA_ISA,

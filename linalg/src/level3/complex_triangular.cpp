@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "gemm/planned_region.hpp"
+#include "kernels/leaf_kernels.hpp"
 #include "level3/level3_internal.hpp"
 #include "teamla/linalg/blas3.hpp"
 #include "teamla/linalg/errors.hpp"
@@ -88,8 +89,8 @@ void substitute_columns(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<
 }
 
 // substitute(): T X = B for X in place of B (n x nrhs, n <= kLeaf), T (n x n) lower or upper,
-// unit or not: the textbook loops, by columns of B where they are contiguous, else a row of X
-// at a time across B's columns (contiguous in potrf's transposed solves).
+// unit or not: by columns of B where they are contiguous; a row of X at a time across B's
+// contiguous rows (potrf's transposed solves) in the ISA's leaf; else the textbook loops.
 template <class R>
 void substitute(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, index_t n,
                 index_t nrhs) {
@@ -97,35 +98,20 @@ void substitute(bool lower, bool unit, ComplexOperand<R> t, ComplexTile<R> b, in
     substitute_columns(lower, unit, t, b, n, nrhs);
     return;
   }
-  // row(i)[j * step] is b(i, j); with step 1 (B's rows contiguous) the loops vectorize.
-  const auto solve = [&](index_t step) {
-    const auto row = [&](index_t i) { return reinterpret_cast<R*>(&b(i, 0)); };
-    for (index_t s = 0; s < n; ++s) {
-      const index_t i = lower ? s : n - 1 - s;
-      const index_t k0 = lower ? 0 : i + 1;
-      const index_t k1 = lower ? i : n;
-      R* bi = row(i);
-      for (index_t k = k0; k < k1; ++k) {
-        const Cx<R> tik = element(t, i, k);
-        const R* bk = row(k);
-        for (index_t j = 0; j < 2 * nrhs * step; j += 2 * step) {
-          bi[j] -= tik.real() * bk[j] - tik.imag() * bk[j + 1];
-          bi[j + 1] -= tik.real() * bk[j + 1] + tik.imag() * bk[j];
-        }
-      }
-      if (unit) continue;
-      const Cx<R> inverse = Cx<R>(1) / element(t, i, i);
-      for (index_t j = 0; j < 2 * nrhs * step; j += 2 * step) {
-        const R re = bi[j];
-        bi[j] = re * inverse.real() - bi[j + 1] * inverse.imag();
-        bi[j + 1] = re * inverse.imag() + bi[j + 1] * inverse.real();
-      }
+  if (b.cs == 1) {  // B's rows contiguous: the ISA's leaf
+    level3_detail::leaf_kernels<R>().complex_solve_rows(lower, unit, t.data, t.rs, t.cs, t.conj, n,
+                                                        b.data, b.rs, nrhs);
+    return;
+  }
+  for (index_t s = 0; s < n; ++s) {
+    const index_t i = lower ? s : n - 1 - s;
+    const index_t k0 = lower ? 0 : i + 1;
+    const index_t k1 = lower ? i : n;
+    for (index_t j = 0; j < nrhs; ++j) {
+      Cx<R> sum = b(i, j);
+      for (index_t k = k0; k < k1; ++k) sum -= times(element(t, i, k), b(k, j));
+      b(i, j) = unit ? sum : sum / element(t, i, i);
     }
-  };
-  if (b.cs == 1) {
-    solve(1);
-  } else {
-    solve(b.cs);
   }
 }
 
