@@ -63,11 +63,11 @@ void run_strip(const KernelFns<R>& f, const Shape& s, bool upper, const Strip<R>
   for (index_t i0 = st.ic; i0 < st.ic + st.rows; i0 += s.half_mr) {
     const index_t hp = std::min(s.half_mr, st.ic + st.rows - i0);
     // Corners of the micro-panel against the strip: inside, outside or crossing the diagonal.
-    const bool first_in =
+    const bool whole_in =
         in_triangle(upper, upper ? i0 + hp - 1 : i0, upper ? st.j : st.j + st.w - 1);
     const bool any_in =
         in_triangle(upper, upper ? i0 : i0 + hp - 1, upper ? st.j + st.w - 1 : st.j);
-    if (first_in) {
+    if (whole_in) {
       if (whole_begin < 0) whole_begin = i0;
       continue;
     }
