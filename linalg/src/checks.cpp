@@ -103,6 +103,15 @@ void check_square(const char* routine, const char* name, index_t rows, index_t c
   }
 }
 
+void check_same_shape(const char* routine, const char* name, index_t rows, index_t cols,
+                      const char* other, index_t other_rows, index_t other_cols) {
+  if (rows != other_rows || cols != other_cols) {
+    throw InvalidArgument(routine, name,
+                          std::string(name) + " is " + shape(rows, cols) + " but must be the " +
+                              "shape of " + other + ", " + shape(other_rows, other_cols));
+  }
+}
+
 void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,
                       const char* other, index_t rows, index_t cols) {
   check_square(routine, "A", a_rows, a_cols);

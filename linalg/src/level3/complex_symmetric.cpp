@@ -80,12 +80,7 @@ void rank_update(const char* routine, bool hermitian, Uplo uplo, Op op, Cx<R> al
   check_rows(routine, "A", "op(A)", op == Op::none ? a.rows : a.cols, k, "C", c.rows, c.cols, n);
   if (b != nullptr) {
     check_view(routine, "B", *b);
-    if (b->rows != a.rows || b->cols != a.cols) {
-      fail_shape(routine, "B",
-                 "B is " + std::to_string(b->rows) + " x " + std::to_string(b->cols) +
-                     " but must be the shape of A, " + std::to_string(a.rows) + " x " +
-                     std::to_string(a.cols));
-    }
+    check_same_shape(routine, "B", b->rows, b->cols, "A", a.rows, a.cols);
   }
   exec.stats = ExecStats{};
   exec.stats.max_width_used = 1;
@@ -213,12 +208,7 @@ void symmetric_product(const char* routine, bool hermitian, Side side, Uplo uplo
   check_uplo(routine, uplo);
   check_views(routine, "A", a, "B", b, "C", c);
   check_side_order(routine, side, a.rows, a.cols, "C", c.rows, c.cols);
-  if (b.rows != c.rows || b.cols != c.cols) {
-    fail_shape(routine, "B",
-               "B is " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
-                   " but must be the shape of C, " + std::to_string(c.rows) + " x " +
-                   std::to_string(c.cols));
-  }
+  check_same_shape(routine, "B", b.rows, b.cols, "C", c.rows, c.cols);
   exec.stats = ExecStats{};
   exec.stats.max_width_used = 1;
   if (c.rows == 0 || c.cols == 0) return;

@@ -43,6 +43,9 @@ void check_views(const char* routine, const char* name, const MatrixView<T>& vie
 }
 // check_square(): the matrix `name` ("A", "C") is square.
 void check_square(const char* routine, const char* name, index_t rows, index_t cols);
+// check_same_shape(): the matrix `name` (rows x cols) has the shape of `other`.
+void check_same_shape(const char* routine, const char* name, index_t rows, index_t cols,
+                      const char* other, index_t other_rows, index_t other_cols);
 // check_side_order(): the triangular or symmetric A of a call on side `side` is square and has
 // the order of `other` ("B" or "C", rows x cols): its rows on the left, its columns on the right.
 void check_side_order(const char* routine, Side side, index_t a_rows, index_t a_cols,

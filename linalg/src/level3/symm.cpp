@@ -138,12 +138,7 @@ void symm(Side side, Uplo uplo, T alpha, MatrixView<const T> a, MatrixView<const
   check_uplo(routine, uplo);
   check_views(routine, "A", a, "B", b, "C", c);
   check_side_order(routine, side, a.rows, a.cols, "C", c.rows, c.cols);
-  if (b.rows != c.rows || b.cols != c.cols) {
-    fail_shape(routine, "B",
-               "B is " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
-                   " but must be the shape of C, " + std::to_string(c.rows) + " x " +
-                   std::to_string(c.cols));
-  }
+  check_same_shape(routine, "B", b.rows, b.cols, "C", c.rows, c.cols);
   exec.stats = {};
   if (c.rows == 0 || c.cols == 0) return;
   if (alpha == T(0)) {  // A and B are not read
