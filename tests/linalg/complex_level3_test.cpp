@@ -52,6 +52,17 @@ Wide op_element(const MatrixView<const Z>& a, Op op, index_t i, index_t j) {
   return op == Op::conj_transpose ? std::conj(z) : z;
 }
 
+// triangle_element(): op(A)(i, j) with only A's `uplo` triangle read, its diagonal 1 when unit.
+template <class Z>
+Wide triangle_element(const MatrixView<const Z>& a, Uplo uplo, Op op, Diag diag, index_t i,
+                      index_t j) {
+  const index_t r = op == Op::none ? i : j;
+  const index_t c = op == Op::none ? j : i;
+  if (r == c && diag == Diag::unit) return 1;
+  if ((uplo == Uplo::lower) ? r < c : r > c) return 0;
+  return op_element(a, op, i, j);
+}
+
 // check_trsm(): X from trsm, multiplied back by op(A) (only A's triangle, its diagonal 1 when
 // unit) against alpha B.
 template <class Z>
@@ -73,13 +84,7 @@ void check_trsm(Side side, Uplo uplo, Op op, Diag diag, Layout layout, index_t m
   exec.team = team;
   trsm<Z>(side, uplo, op, diag, alpha, a, x, exec);
   const MatrixView<const Z> ca = a;
-  const auto tri = [&](index_t i, index_t j) -> Wide {  // op(A) with only A's triangle read
-    const index_t r = op == Op::none ? i : j;
-    const index_t c = op == Op::none ? j : i;
-    if (r == c && diag == Diag::unit) return 1;
-    if ((uplo == Uplo::lower) ? r < c : r > c) return 0;
-    return op_element(ca, op, i, j);
-  };
+  const auto tri = [&](index_t i, index_t j) { return triangle_element(ca, uplo, op, diag, i, j); };
   double worst = 0;
   for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < m; ++i) {
@@ -110,13 +115,7 @@ void check_trmm(Side side, Uplo uplo, Op op, Diag diag, Layout layout, index_t m
   Exec exec;
   exec.team = team;
   trmm<Z>(side, uplo, op, diag, alpha, a, x, exec);
-  const auto tri = [&](index_t i, index_t j) -> Wide {
-    const index_t r = op == Op::none ? i : j;
-    const index_t c = op == Op::none ? j : i;
-    if (r == c && diag == Diag::unit) return 1;
-    if ((uplo == Uplo::lower) ? r < c : r > c) return 0;
-    return op_element(a, op, i, j);
-  };
+  const auto tri = [&](index_t i, index_t j) { return triangle_element(a, uplo, op, diag, i, j); };
   double worst = 0;
   for (index_t j = 0; j < n; ++j) {
     for (index_t i = 0; i < m; ++i) {

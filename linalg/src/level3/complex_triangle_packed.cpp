@@ -93,7 +93,8 @@ void run_strip(const KernelFns<R>& f, const Shape& s, bool upper, const Strip<R>
 template <class R>
 bool update_rows_packed(ComplexTile<R> c, index_t n, index_t r0, index_t r1, index_t k, bool upper,
                         const RankTerms<R>& terms, Exec& exec) {
-  if (c.rs != 1 || r1 <= r0) return c.rs == 1;
+  if (c.rs != 1) return false;
+  if (r1 <= r0) return true;
   const KernelSet<R>& ks = kernels<R>();
   const Shape s = shape_of(ks);
   if (s.mr * s.nr > kTileReals) return false;
